@@ -1,0 +1,564 @@
+#pragma once
+/// \file operator.hpp
+/// The desc layer: DirectML's operator descs over raw byte buffers, validated as DirectML does at
+/// a chosen feature level, and executed by the ops.
+///
+///   dmlref::slice1_desc desc{in, out, {0, 0, 0, 1}, {1, 1, 4, 3}, {1, 1, -2, 2}};
+///   dmlref::execute(desc, input_bytes, output_bytes);            // throws dmlref::validation_error
+///   if (auto why = dmlref::validate(desc, dmlref::feature_level::fl_2_1)) ...  // "would DirectML accept it?"
+
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "data_type.hpp"
+#include "error.hpp"
+#include "ops/depth_space.hpp"
+#include "ops/padding.hpp"
+#include "ops/slice.hpp"
+#include "tensor_desc.hpp"
+
+namespace dmlref {
+
+/// DML_OPERATOR_TYPE values of the operators dmlref implements.
+enum class operator_type : std::uint32_t {
+    slice = 60,
+    padding = 64,
+    space_to_depth = 68,
+    depth_to_space = 69,
+    slice1 = 111,
+    depth_to_space1 = 113,
+    space_to_depth1 = 114,
+    padding1 = 155,
+};
+
+/// DML_SCALAR_UNION: eight bytes read as the member that the data type names. dmlref reads the
+/// first element-size bytes, little-endian; FLOAT16 is the binary16 bits (the UInt16 member).
+struct scalar_union {
+    std::array<std::uint8_t, 8> bytes{};
+
+    /// The union holding `value` in its first sizeof(T) bytes (float16 as its bits).
+    template <class T>
+        requires(std::is_trivially_copyable_v<T> && sizeof(T) <= 8)
+    static scalar_union of(T value) noexcept {
+        scalar_union u;
+        std::memcpy(u.bytes.data(), &value, sizeof(T));
+        return u;
+    }
+    /// The first sizeof(T) bytes as a T.
+    template <class T>
+        requires(std::is_trivially_copyable_v<T> && sizeof(T) <= 8)
+    T as() const noexcept {
+        T value;
+        std::memcpy(&value, bytes.data(), sizeof(T));
+        return value;
+    }
+    friend bool operator==(const scalar_union&, const scalar_union&) = default;
+};
+
+/// DML_DEPTH_TO_SPACE_OPERATOR_DESC (always DEPTH_COLUMN_ROW).
+struct depth_to_space_desc {
+    static constexpr operator_type type = operator_type::depth_to_space;
+    buffer_tensor_desc input_tensor;
+    buffer_tensor_desc output_tensor;
+    std::uint32_t block_size = 0;
+};
+
+/// DML_DEPTH_TO_SPACE1_OPERATOR_DESC.
+struct depth_to_space1_desc {
+    static constexpr operator_type type = operator_type::depth_to_space1;
+    buffer_tensor_desc input_tensor;
+    buffer_tensor_desc output_tensor;
+    std::uint32_t block_size = 0;
+    depth_space_order order = depth_space_order::depth_column_row;
+};
+
+/// DML_SPACE_TO_DEPTH_OPERATOR_DESC (always DEPTH_COLUMN_ROW).
+struct space_to_depth_desc {
+    static constexpr operator_type type = operator_type::space_to_depth;
+    buffer_tensor_desc input_tensor;
+    buffer_tensor_desc output_tensor;
+    std::uint32_t block_size = 0;
+};
+
+/// DML_SPACE_TO_DEPTH1_OPERATOR_DESC.
+struct space_to_depth1_desc {
+    static constexpr operator_type type = operator_type::space_to_depth1;
+    buffer_tensor_desc input_tensor;
+    buffer_tensor_desc output_tensor;
+    std::uint32_t block_size = 0;
+    depth_space_order order = depth_space_order::depth_column_row;
+};
+
+/// DML_SLICE_OPERATOR_DESC. DimensionCount is the length of the arrays; `sizes` are the output sizes.
+struct slice_desc {
+    static constexpr operator_type type = operator_type::slice;
+    buffer_tensor_desc input_tensor;
+    buffer_tensor_desc output_tensor;
+    std::vector<std::uint32_t> offsets;
+    std::vector<std::uint32_t> sizes;
+    std::vector<std::uint32_t> strides;
+};
+
+/// DML_SLICE1_OPERATOR_DESC. DimensionCount is the length of the arrays.
+struct slice1_desc {
+    static constexpr operator_type type = operator_type::slice1;
+    buffer_tensor_desc input_tensor;
+    buffer_tensor_desc output_tensor;
+    std::vector<std::uint32_t> input_window_offsets;
+    std::vector<std::uint32_t> input_window_sizes;
+    std::vector<std::int32_t> input_window_strides;
+};
+
+/// DML_PADDING_OPERATOR_DESC. The FLOAT value converts to the tensor type per DECISIONS 3.
+struct padding_desc {
+    static constexpr operator_type type = operator_type::padding;
+    buffer_tensor_desc input_tensor;
+    buffer_tensor_desc output_tensor;
+    dmlref::padding_mode padding_mode = dmlref::padding_mode::constant;
+    float padding_value = 0.0f;
+    std::vector<std::uint32_t> start_padding;
+    std::vector<std::uint32_t> end_padding;
+};
+
+/// DML_PADDING1_OPERATOR_DESC. `padding_value_data_type` must equal the output's data type.
+struct padding1_desc {
+    static constexpr operator_type type = operator_type::padding1;
+    buffer_tensor_desc input_tensor;
+    buffer_tensor_desc output_tensor;
+    dmlref::padding_mode padding_mode = dmlref::padding_mode::constant;
+    data_type padding_value_data_type = data_type::unknown;
+    scalar_union padding_value;
+    std::vector<std::uint32_t> start_padding;
+    std::vector<std::uint32_t> end_padding;
+};
+
+/// Any of the eight operator descs.
+using operator_desc = std::variant<depth_to_space_desc, depth_to_space1_desc, space_to_depth_desc,
+                                   space_to_depth1_desc, slice_desc, slice1_desc, padding_desc, padding1_desc>;
+
+/// The DML_OPERATOR_TYPE of a desc.
+inline operator_type type_of(const operator_desc& desc) noexcept {
+    return std::visit([](const auto& d) { return std::remove_cvref_t<decltype(d)>::type; }, desc);
+}
+
+/// DirectML's name without its prefix: "SLICE1".
+constexpr std::string_view to_string(operator_type type) noexcept {
+    switch (type) {
+    case operator_type::slice: return "SLICE";
+    case operator_type::padding: return "PADDING";
+    case operator_type::space_to_depth: return "SPACE_TO_DEPTH";
+    case operator_type::depth_to_space: return "DEPTH_TO_SPACE";
+    case operator_type::slice1: return "SLICE1";
+    case operator_type::depth_to_space1: return "DEPTH_TO_SPACE1";
+    case operator_type::space_to_depth1: return "SPACE_TO_DEPTH1";
+    case operator_type::padding1: return "PADDING1";
+    }
+    return "UNKNOWN";
+}
+
+/// "CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC", "WRAP".
+constexpr std::string_view to_string(padding_mode mode) noexcept {
+    switch (mode) {
+    case padding_mode::constant: return "CONSTANT";
+    case padding_mode::edge: return "EDGE";
+    case padding_mode::reflection: return "REFLECTION";
+    case padding_mode::symmetric: return "SYMMETRIC";
+    case padding_mode::wrap: return "WRAP";
+    }
+    return "UNKNOWN";
+}
+
+/// "DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH".
+constexpr std::string_view to_string(depth_space_order order) noexcept {
+    switch (order) {
+    case depth_space_order::depth_column_row: return "DEPTH_COLUMN_ROW";
+    case depth_space_order::column_row_depth: return "COLUMN_ROW_DEPTH";
+    }
+    return "UNKNOWN";
+}
+
+/// "NONE", "OWNED_BY_DML".
+constexpr std::string_view to_string(tensor_flags flags) noexcept {
+    switch (flags) {
+    case tensor_flags::none: return "NONE";
+    case tensor_flags::owned_by_dml: return "OWNED_BY_DML";
+    }
+    return "UNKNOWN";
+}
+
+/// Parses "SLICE1" or "DML_OPERATOR_SLICE1".
+constexpr std::optional<operator_type> parse_operator_type(std::string_view text) noexcept {
+    text = strip_prefix(text, "DML_OPERATOR_");
+    for (operator_type t : {operator_type::slice, operator_type::padding, operator_type::space_to_depth,
+                            operator_type::depth_to_space, operator_type::slice1, operator_type::depth_to_space1,
+                            operator_type::space_to_depth1, operator_type::padding1})
+        if (to_string(t) == text) return t;
+    return std::nullopt;
+}
+
+/// Parses "REFLECTION" or "DML_PADDING_MODE_REFLECTION".
+constexpr std::optional<padding_mode> parse_padding_mode(std::string_view text) noexcept {
+    text = strip_prefix(text, "DML_PADDING_MODE_");
+    for (std::uint32_t v = 0; v <= 4; ++v)
+        if (to_string(static_cast<padding_mode>(v)) == text) return static_cast<padding_mode>(v);
+    return std::nullopt;
+}
+
+/// Parses "COLUMN_ROW_DEPTH" or "DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH".
+constexpr std::optional<depth_space_order> parse_depth_space_order(std::string_view text) noexcept {
+    text = strip_prefix(text, "DML_DEPTH_SPACE_ORDER_");
+    for (std::uint32_t v = 0; v <= 1; ++v)
+        if (to_string(static_cast<depth_space_order>(v)) == text) return static_cast<depth_space_order>(v);
+    return std::nullopt;
+}
+
+/// The feature level that introduced an operator.
+constexpr feature_level introduced_in(operator_type type) noexcept {
+    switch (type) {
+    case operator_type::slice1:
+    case operator_type::depth_to_space1:
+    case operator_type::space_to_depth1: return feature_level::fl_2_1;
+    case operator_type::padding1: return feature_level::fl_5_0;
+    default: return feature_level::fl_1_0;
+    }
+}
+
+/// Smallest and largest DimensionCount DirectML accepts for the operator at `level`.
+constexpr std::pair<std::uint32_t, std::uint32_t> dimension_count_range(operator_type type,
+                                                                        feature_level level) noexcept {
+    switch (type) {
+    case operator_type::slice:
+    case operator_type::slice1: return level >= feature_level::fl_3_0 ? std::pair{1u, 8u} : std::pair{4u, 5u};
+    case operator_type::padding: return level >= feature_level::fl_3_1 ? std::pair{1u, 8u} : std::pair{4u, 5u};
+    case operator_type::padding1: return {1u, 8u};
+    default: return {4u, 4u}; // the four depth/space operators
+    }
+}
+
+/// Whether DirectML's tensor-support table lists `type` for the operator at `level`.
+constexpr bool supports_data_type(operator_type op, feature_level level, data_type type) noexcept {
+    const bool is_64_bit = type == data_type::float64 || type == data_type::uint64 || type == data_type::int64;
+    const bool is_float = type == data_type::float32 || type == data_type::float16;
+    const bool is_8_bit = type == data_type::uint8 || type == data_type::int8;
+    if (element_bits(type) < 8) return false; // UNKNOWN, UINT4, INT4, out of range
+    switch (op) {
+    case operator_type::slice:
+        if (is_64_bit) return level >= feature_level::fl_4_1;
+        return !is_8_bit || level >= feature_level::fl_2_1;
+    case operator_type::slice1: return !is_64_bit || level >= feature_level::fl_4_1;
+    case operator_type::padding1: return true;
+    default: // PADDING and the depth/space operators
+        if (is_64_bit) return level >= feature_level::fl_5_0;
+        return is_float || level >= feature_level::fl_2_1;
+    }
+}
+
+namespace detail {
+
+/// The types an operator supports at a level, for messages: "FLOAT32, FLOAT16".
+inline std::string supported_types_text(operator_type op, feature_level level) {
+    std::string text;
+    for (data_type t : movable_data_types)
+        if (supports_data_type(op, level, t)) text += (text.empty() ? "" : ", ") + std::string(to_string(t));
+    return text;
+}
+
+/// A tensor desc's extents and element strides (its own, or packed) as a layout.
+inline layout layout_of(const buffer_tensor_desc& desc) noexcept {
+    layout l;
+    l.rank = std::min<std::size_t>(desc.sizes.size(), max_plan_rank);
+    const std::vector<std::uint32_t> packed = desc.strides ? std::vector<std::uint32_t>{} : packed_strides(desc.sizes);
+    const std::vector<std::uint32_t>& strides = desc.strides ? *desc.strides : packed;
+    for (std::size_t i = 0; i < l.rank; ++i) {
+        l.extents[i] = static_cast<std::ptrdiff_t>(desc.sizes[i]);
+        l.strides[i] = i < strides.size() ? static_cast<std::ptrdiff_t>(strides[i]) : 0;
+    }
+    return l;
+}
+
+/// One tensor desc's own rules (DML_BUFFER_TENSOR_DESC, the operator's support table, DECISIONS 6 and 10).
+inline std::optional<std::string> check_tensor(std::string_view op, operator_type type, feature_level level,
+                                               std::string_view field, const buffer_tensor_desc& t, bool is_output) {
+    const auto dt = static_cast<std::uint32_t>(t.data_type);
+    if (t.data_type == data_type::unknown || element_bits(t.data_type) == 0)
+        return fmt::format("{}: {}.DataType is {}; it must be a DML_TENSOR_DATA_TYPE other than UNKNOWN (1 to 13)",
+                           op, field, dt);
+    if (!supports_data_type(type, level, t.data_type))
+        return fmt::format("{}: {}.DataType {} is not supported at feature level {} (supported: {})", op, field,
+                           to_string(t.data_type), to_string(level), supported_types_text(type, level));
+    const auto flags = static_cast<std::uint32_t>(t.flags);
+    if ((flags & ~1u) != 0)
+        return fmt::format("{}: {}.Flags is {:#x}; the only flag is OWNED_BY_DML (0x1)", op, field, flags);
+    if (is_output && t.flags == tensor_flags::owned_by_dml)
+        return fmt::format("{}: {}.Flags is OWNED_BY_DML, which only input tensors may use", op, field);
+    const auto [low, high] = dimension_count_range(type, level);
+    const std::size_t dims = t.sizes.size();
+    if (dims < low || dims > high)
+        return fmt::format("{}: {} has {} dimensions (DimensionCount); {} takes {} at feature level {}", op, field,
+                           dims, op, low == high ? fmt::format("{}", low) : fmt::format("{} to {}", low, high),
+                           to_string(level));
+    for (std::size_t i = 0; i < dims; ++i)
+        if (t.sizes[i] == 0)
+            return fmt::format("{}: {}.Sizes[{}] is 0; a size of zero is invalid in DirectML", op, field, i);
+    if (t.strides && t.strides->size() != dims)
+        return fmt::format("{}: {}.Strides has {} entries; {}.Sizes has {}", op, field, t.strides->size(), field,
+                           dims);
+    if (const std::uint64_t count = element_count(t.sizes); count > max_element_count)
+        return fmt::format("{}: {} has {} elements; DirectML allows at most {} (2^32 - 1)", op, field, count,
+                           max_element_count);
+    if (const std::uint64_t needed = calc_buffer_tensor_size(t); t.total_tensor_size_in_bytes < needed)
+        return fmt::format("{}: {}.TotalTensorSizeInBytes = {} is less than DMLCalcBufferTensorSize = {}", op, field,
+                           t.total_tensor_size_in_bytes, needed);
+    if (const std::uint32_t a = t.guaranteed_base_offset_alignment;
+        a != 0 && (!std::has_single_bit(a) || a < element_size(t.data_type)))
+        return fmt::format("{}: {}.GuaranteedBaseOffsetAlignment = {} must be 0 or a power of two no smaller than "
+                           "the element size ({})",
+                           op, field, a, element_size(t.data_type));
+    return check_layout(op, field, layout_of(t), is_output);
+}
+
+/// An op array must have DimensionCount entries.
+template <class Array>
+std::optional<std::string> check_length(std::string_view op, std::string_view field, const Array& array,
+                                        std::size_t dims) {
+    if (array.size() == dims) return std::nullopt;
+    return fmt::format("{}: {} has {} entries; DimensionCount (the tensors' dimension count) is {}", op, field,
+                       array.size(), dims);
+}
+
+template <class Array> std::array<std::ptrdiff_t, max_plan_rank> signed_array(const Array& values) noexcept {
+    std::array<std::ptrdiff_t, max_plan_rank> out{};
+    for (std::size_t i = 0; i < values.size() && i < max_plan_rank; ++i) out[i] = static_cast<std::ptrdiff_t>(values[i]);
+    return out;
+}
+
+/// SLICE v0's rules, in its own field names.
+inline std::optional<std::string> check_slice_v0(const slice_desc& d, const layout& in, const layout& out) {
+    for (std::size_t i = 0; i < in.rank; ++i) {
+        if (d.strides[i] == 0)
+            return fmt::format("SLICE: Strides[{}] is 0; dmlref rejects zero strides (DirectML defines none)", i);
+        if (d.sizes[i] != static_cast<std::uint64_t>(out.extents[i]))
+            return fmt::format("SLICE: Sizes[{}] = {} differs from OutputTensor.Sizes[{}] = {}; they must match", i,
+                               d.sizes[i], i, out.extents[i]);
+        const std::uint64_t last = saturating_mul_add(d.sizes[i] - 1u, d.strides[i], d.offsets[i]);
+        if (last >= static_cast<std::uint64_t>(in.extents[i]))
+            return fmt::format("SLICE: Offsets[{}] + (Sizes[{}] - 1) * Strides[{}] = {} + ({} - 1) * {} = {} is outside "
+                               "InputTensor.Sizes[{}] = {} (out-of-bounds reads are not permitted)",
+                               i, i, i, d.offsets[i], d.sizes[i], d.strides[i], last, i, in.extents[i]);
+    }
+    return std::nullopt;
+}
+
+/// SLICE v0 as SLICE1: window size (Sizes - 1) * Strides + 1.
+inline std::array<std::ptrdiff_t, max_plan_rank> slice_v0_window(const slice_desc& d) noexcept {
+    std::array<std::ptrdiff_t, max_plan_rank> window{};
+    for (std::size_t i = 0; i < d.sizes.size() && i < max_plan_rank; ++i)
+        window[i] = (static_cast<std::ptrdiff_t>(d.sizes[i]) - 1) * static_cast<std::ptrdiff_t>(d.strides[i]) + 1;
+    return window;
+}
+
+template <class Desc> constexpr bool is_depth_space_v =
+    std::is_same_v<Desc, depth_to_space_desc> || std::is_same_v<Desc, depth_to_space1_desc> ||
+    std::is_same_v<Desc, space_to_depth_desc> || std::is_same_v<Desc, space_to_depth1_desc>;
+
+template <class Desc> constexpr depth_space_direction direction_of() noexcept {
+    return std::is_same_v<Desc, depth_to_space_desc> || std::is_same_v<Desc, depth_to_space1_desc>
+               ? depth_space_direction::depth_to_space
+               : depth_space_direction::space_to_depth;
+}
+
+template <class Desc> constexpr depth_space_order order_of(const Desc& d) noexcept {
+    if constexpr (requires { d.order; }) return d.order;
+    else return depth_space_order::depth_column_row;
+}
+
+/// Every rule of one desc at one level, without buffers.
+template <class Desc> std::optional<std::string> check_desc(const Desc& d, feature_level level) {
+    constexpr operator_type type = Desc::type;
+    const std::string_view op = to_string(type);
+    if (level < introduced_in(type))
+        return fmt::format("{}: not available at feature level {}; it was introduced in feature level {}", op,
+                           to_string(level), to_string(introduced_in(type)));
+    if (auto m = check_tensor(op, type, level, "InputTensor", d.input_tensor, false)) return m;
+    if (auto m = check_tensor(op, type, level, "OutputTensor", d.output_tensor, true)) return m;
+    if (d.output_tensor.data_type != d.input_tensor.data_type)
+        return fmt::format("{}: OutputTensor.DataType {} differs from InputTensor.DataType {}; they must match", op,
+                           to_string(d.output_tensor.data_type), to_string(d.input_tensor.data_type));
+    const std::size_t dims = d.input_tensor.sizes.size();
+    if (d.output_tensor.sizes.size() != dims)
+        return fmt::format("{}: OutputTensor has {} dimensions; InputTensor has {}; they must match", op,
+                           d.output_tensor.sizes.size(), dims);
+    const layout in = layout_of(d.input_tensor), out = layout_of(d.output_tensor);
+
+    if constexpr (is_depth_space_v<Desc>) {
+        return check_depth_space(op, direction_of<Desc>(), in, out, d.block_size, order_of(d));
+    } else if constexpr (std::is_same_v<Desc, slice1_desc>) {
+        if (auto m = check_length(op, "InputWindowOffsets", d.input_window_offsets, dims)) return m;
+        if (auto m = check_length(op, "InputWindowSizes", d.input_window_sizes, dims)) return m;
+        if (auto m = check_length(op, "InputWindowStrides", d.input_window_strides, dims)) return m;
+        const auto offsets = signed_array(d.input_window_offsets), sizes = signed_array(d.input_window_sizes),
+                   strides = signed_array(d.input_window_strides);
+        return check_slice1(op, in, out, std::span(offsets).first(dims), std::span(sizes).first(dims),
+                            std::span(strides).first(dims));
+    } else if constexpr (std::is_same_v<Desc, slice_desc>) {
+        if (auto m = check_length(op, "Offsets", d.offsets, dims)) return m;
+        if (auto m = check_length(op, "Sizes", d.sizes, dims)) return m;
+        if (auto m = check_length(op, "Strides", d.strides, dims)) return m;
+        return check_slice_v0(d, in, out);
+    } else { // PADDING, PADDING1
+        const auto mode = static_cast<std::uint32_t>(d.padding_mode);
+        if (mode > 4)
+            return fmt::format("{}: PaddingMode is {}; it must be CONSTANT (0), EDGE (1), REFLECTION (2), "
+                               "SYMMETRIC (3) or WRAP (4)",
+                               op, mode);
+        if (d.padding_mode == padding_mode::symmetric && level < feature_level::fl_3_0)
+            return fmt::format("{}: PaddingMode SYMMETRIC needs feature level 3_0; this is {}", op, to_string(level));
+        if (d.padding_mode == padding_mode::wrap && level < feature_level::fl_6_4)
+            return fmt::format("{}: PaddingMode WRAP needs feature level 6_4; this is {}", op, to_string(level));
+        if constexpr (std::is_same_v<Desc, padding1_desc>)
+            if (d.padding_value_data_type != d.output_tensor.data_type)
+                return fmt::format("{}: PaddingValueDataType {} differs from OutputTensor.DataType {}; they must match",
+                                   op, to_string(d.padding_value_data_type), to_string(d.output_tensor.data_type));
+        if (auto m = check_length(op, "StartPadding", d.start_padding, dims)) return m;
+        if (auto m = check_length(op, "EndPadding", d.end_padding, dims)) return m;
+        const auto start = signed_array(d.start_padding), end = signed_array(d.end_padding);
+        return check_padding(op, in, out, d.padding_mode, std::span(start).first(dims), std::span(end).first(dims));
+    }
+}
+
+/// DECISIONS 3: PADDING's FLOAT value in the tensor's type. Integers truncate toward zero and
+/// saturate, NaN becomes 0; FLOAT16 rounds to nearest even; FLOAT32 keeps its bits; FLOAT64 is exact.
+inline std::array<std::byte, 8> padding_v0_value(data_type type, float value) noexcept {
+    std::array<std::byte, 8> bytes{};
+    auto put = [&](auto v) { std::memcpy(bytes.data(), &v, sizeof(v)); };
+    auto to_int = [&](auto zero) {
+        using I = decltype(zero);
+        if (std::isnan(value)) return I{0};
+        const double t = std::trunc(static_cast<double>(value));
+        if (t <= static_cast<double>(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
+        if (t >= static_cast<double>(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
+        return static_cast<I>(t);
+    };
+    switch (type) {
+    case data_type::float32: put(value); break;
+    case data_type::float16: put(half_bits_from_double(static_cast<double>(value))); break;
+    case data_type::float64: put(static_cast<double>(value)); break;
+    case data_type::uint8: put(to_int(std::uint8_t{})); break;
+    case data_type::int8: put(to_int(std::int8_t{})); break;
+    case data_type::uint16: put(to_int(std::uint16_t{})); break;
+    case data_type::int16: put(to_int(std::int16_t{})); break;
+    case data_type::uint32: put(to_int(std::uint32_t{})); break;
+    case data_type::int32: put(to_int(std::int32_t{})); break;
+    case data_type::uint64: put(to_int(std::uint64_t{})); break;
+    case data_type::int64: put(to_int(std::int64_t{})); break;
+    default: break;
+    }
+    return bytes;
+}
+
+/// The copy plan of a valid desc (pointers, width and fill set by execute).
+template <class Desc> copy_plan plan_desc(const Desc& d, std::vector<std::ptrdiff_t>& tables) {
+    const layout in = layout_of(d.input_tensor), out = layout_of(d.output_tensor);
+    const std::size_t dims = in.rank;
+    if constexpr (is_depth_space_v<Desc>) {
+        return plan_depth_space(direction_of<Desc>(), in, out, d.block_size, order_of(d));
+    } else if constexpr (std::is_same_v<Desc, slice1_desc>) {
+        const auto offsets = signed_array(d.input_window_offsets), sizes = signed_array(d.input_window_sizes),
+                   strides = signed_array(d.input_window_strides);
+        return plan_slice1(in, out, std::span(offsets).first(dims), std::span(sizes).first(dims),
+                           std::span(strides).first(dims));
+    } else if constexpr (std::is_same_v<Desc, slice_desc>) {
+        const auto offsets = signed_array(d.offsets), window = slice_v0_window(d), strides = signed_array(d.strides);
+        return plan_slice1(in, out, std::span(offsets).first(dims), std::span(window).first(dims),
+                           std::span(strides).first(dims));
+    } else {
+        const auto start = signed_array(d.start_padding), end = signed_array(d.end_padding);
+        copy_plan plan = plan_padding(in, out, d.padding_mode, std::span(start).first(dims),
+                                      std::span(end).first(dims), tables);
+        if constexpr (std::is_same_v<Desc, padding_desc>) {
+            plan.fill = padding_v0_value(d.output_tensor.data_type, d.padding_value);
+        } else {
+            std::memcpy(plan.fill.data(), d.padding_value.bytes.data(), 8);
+        }
+        return plan;
+    }
+}
+
+/// The buffer rules: each buffer holds its TotalTensorSizeInBytes, honours the guaranteed
+/// alignment, and the two do not overlap (DECISIONS 7).
+inline std::optional<std::string> check_buffers(std::string_view op, const buffer_tensor_desc& in_desc,
+                                                const buffer_tensor_desc& out_desc, std::span<const std::byte> input,
+                                                std::span<const std::byte> output) {
+    const std::pair<std::string_view, std::pair<const buffer_tensor_desc*, std::span<const std::byte>>> bound[] = {
+        {"InputTensor", {&in_desc, input}}, {"OutputTensor", {&out_desc, output}}};
+    for (const auto& [field, binding] : bound) {
+        const auto& [desc, buffer] = binding;
+        if (buffer.size() < desc->total_tensor_size_in_bytes)
+            return fmt::format("{}: the buffer bound to {} has {} bytes; {}.TotalTensorSizeInBytes is {}", op, field,
+                               buffer.size(), field, desc->total_tensor_size_in_bytes);
+        const auto address = reinterpret_cast<std::uintptr_t>(buffer.data());
+        if (const std::uint32_t a = desc->guaranteed_base_offset_alignment; a != 0 && address % a != 0)
+            return fmt::format("{}: the buffer bound to {} starts at {:#x}, which is not a multiple of "
+                               "{}.GuaranteedBaseOffsetAlignment = {}",
+                               op, field, address, field, a);
+    }
+    const auto in_first = reinterpret_cast<std::uintptr_t>(input.data());
+    const auto out_first = reinterpret_cast<std::uintptr_t>(output.data());
+    if (!input.empty() && !output.empty() && in_first < out_first + output.size() && out_first < in_first + input.size())
+        return fmt::format("{}: the input buffer [{:#x}, +{}) and the output buffer [{:#x}, +{}) overlap; dmlref does "
+                           "not run in place",
+                           op, in_first, input.size(), out_first, output.size());
+    return std::nullopt;
+}
+
+} // namespace detail
+
+/// Whether DirectML at `level` accepts `desc`: nullopt when it does, else the reason (the message
+/// execute() would throw). Never reads tensor data.
+inline std::optional<std::string> validate(const operator_desc& desc, feature_level level = newest_feature_level) {
+    return std::visit([&](const auto& d) { return detail::check_desc(d, level); }, desc);
+}
+
+/// validate() plus the rules on the buffers that would be bound: sizes, alignment, no overlap.
+inline std::optional<std::string> validate(const operator_desc& desc, std::span<const std::byte> input,
+                                           std::span<const std::byte> output,
+                                           feature_level level = newest_feature_level) {
+    return std::visit(
+        [&](const auto& d) -> std::optional<std::string> {
+            if (auto m = detail::check_desc(d, level)) return m;
+            return detail::check_buffers(to_string(d.type), d.input_tensor, d.output_tensor, input, output);
+        },
+        desc);
+}
+
+/// Throws validation_error with validate()'s message when DirectML at `level` would reject `desc`.
+inline void check(const operator_desc& desc, feature_level level = newest_feature_level) {
+    detail::throw_if(validate(desc, level));
+}
+
+/// Runs the operator from `input` into `output` (each the whole buffer bound to the tensor) after
+/// every check; throws validation_error and writes nothing when one fails. Writes only the output
+/// tensor's elements: other bytes of the output buffer keep their values.
+inline void execute(const operator_desc& desc, std::span<const std::byte> input, std::span<std::byte> output,
+                    feature_level level = newest_feature_level) {
+    detail::throw_if(validate(desc, input, output, level));
+    std::vector<std::ptrdiff_t> tables;
+    detail::copy_plan plan = std::visit([&](const auto& d) { return detail::plan_desc(d, tables); }, desc);
+    plan.input = input.data();
+    plan.output = output.data();
+    plan.width = element_size(std::visit([](const auto& d) { return d.input_tensor.data_type; }, desc));
+    detail::execute(plan);
+}
+
+} // namespace dmlref

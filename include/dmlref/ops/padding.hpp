@@ -1,0 +1,142 @@
+#pragma once
+/// \file padding.hpp
+/// PADDING / PADDING1 over strided views, every mode, pads of any size.
+///
+///   Output.Sizes[i] = Input.Sizes[i] + StartPadding[i] + EndPadding[i]
+///   Output[o] = Input[src(o)], src separable per axis: t = o[i] - StartPadding[i], n = Input.Sizes[i]
+///     inside      0 <= t < n                      src = t
+///     CONSTANT    t outside on any axis           the padding value
+///     EDGE        src = clamp(t, 0, n - 1)
+///     REFLECTION  p = 2(n - 1), m = t mod p       src = m < n ? m : p - m      (edges not repeated)
+///     SYMMETRIC   p = 2n,       m = t mod p       src = m < n ? m : p - 1 - m  (edges repeated)
+///     WRAP        src = t mod n
+/// with a non-negative `mod`, so pads larger than the axis fold periodically, on either side, with
+/// different pads on the two sides (DirectML documents the folding; DECISIONS 4). REFLECTION of an
+/// axis of size 1 that has padding has period 0 and no defined result: it is rejected (DECISIONS 5).
+/// The interior is a strided copy; the borders gather through per-axis tables of O(pad) entries.
+///
+/// | DirectML   | ONNX Pad mode | numpy.pad  | PyTorch F.pad | TensorFlow MirrorPad / pad |
+/// |------------|---------------|------------|---------------|----------------------------|
+/// | CONSTANT   | constant      | constant   | constant      | CONSTANT                   |
+/// | EDGE       | edge          | edge       | replicate     | -                          |
+/// | REFLECTION | reflect       | reflect    | reflect       | REFLECT                    |
+/// | SYMMETRIC  | -             | symmetric  | -             | SYMMETRIC                  |
+/// | WRAP       | wrap          | wrap       | circular      | -                          |
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common.hpp"
+
+namespace dmlref {
+
+/// DML_PADDING_MODE.
+enum class padding_mode : std::uint32_t {
+    constant = 0,
+    edge = 1,
+    reflection = 2,
+    symmetric = 3, ///< DirectML feature level 3_0
+    wrap = 4,      ///< DirectML feature level 6_4
+};
+
+/// The input coordinate that padding mode `mode` reads for coordinate `t` (relative to the
+/// input's start, any value) of an axis of `n` elements, or -1 for CONSTANT outside the input.
+/// REFLECTION needs n >= 2 whenever t is outside [0, n).
+constexpr std::ptrdiff_t padding_source(padding_mode mode, std::ptrdiff_t t, std::ptrdiff_t n) noexcept {
+    if (t >= 0 && t < n) return t;
+    auto mod = [](std::ptrdiff_t a, std::ptrdiff_t p) { return ((a % p) + p) % p; };
+    switch (mode) {
+    case padding_mode::constant: return -1;
+    case padding_mode::edge: return t < 0 ? 0 : n - 1;
+    case padding_mode::reflection: {
+        const std::ptrdiff_t p = 2 * (n - 1), m = mod(t, p);
+        return m < n ? m : p - m;
+    }
+    case padding_mode::symmetric: {
+        const std::ptrdiff_t p = 2 * n, m = mod(t, p);
+        return m < n ? m : p - 1 - m;
+    }
+    case padding_mode::wrap: return mod(t, n);
+    }
+    return -1;
+}
+
+namespace detail {
+
+/// PADDING's rules on layouts (ranks already match; pads already known non-negative for the desc layer).
+inline std::optional<std::string> check_padding(std::string_view op, const layout& in, const layout& out,
+                                                padding_mode mode, std::span<const std::ptrdiff_t> start,
+                                                std::span<const std::ptrdiff_t> end) {
+    if (auto message = check_views(op, in, out)) return message;
+    if (static_cast<std::uint32_t>(mode) > static_cast<std::uint32_t>(padding_mode::wrap))
+        return fmt::format("{}: PaddingMode is {}; it must be CONSTANT (0), EDGE (1), REFLECTION (2), SYMMETRIC (3) "
+                           "or WRAP (4)",
+                           op, static_cast<std::uint32_t>(mode));
+    for (std::size_t i = 0; i < in.rank; ++i) {
+        if (start[i] < 0) return fmt::format("{}: StartPadding[{}] is {}; pads may not be negative", op, i, start[i]);
+        if (end[i] < 0) return fmt::format("{}: EndPadding[{}] is {}; pads may not be negative", op, i, end[i]);
+        if (out.extents[i] != in.extents[i] + start[i] + end[i])
+            return fmt::format("{}: OutputTensor.Sizes[{}] = {} should be InputTensor.Sizes[{}] + StartPadding[{}] + "
+                               "EndPadding[{}] = {} + {} + {} = {}",
+                               op, i, out.extents[i], i, i, i, in.extents[i], start[i], end[i],
+                               in.extents[i] + start[i] + end[i]);
+        if (mode == padding_mode::reflection && in.extents[i] == 1 && start[i] + end[i] > 0)
+            return fmt::format("{}: REFLECTION of InputTensor.Sizes[{}] = 1 with StartPadding[{}] = {} and "
+                               "EndPadding[{}] = {}; reflecting one element has no defined result",
+                               op, i, i, start[i], i, end[i]);
+    }
+    return std::nullopt;
+}
+
+/// The copy plan of a valid PADDING; `tables` receives the border gather tables the plan points into.
+inline copy_plan plan_padding(const layout& in, const layout& out, padding_mode mode,
+                              std::span<const std::ptrdiff_t> start, std::span<const std::ptrdiff_t> end,
+                              std::vector<std::ptrdiff_t>& tables) {
+    tables.clear();
+    if (mode != padding_mode::constant) {
+        std::size_t total = 0;
+        for (std::size_t i = 0; i < in.rank; ++i) total += static_cast<std::size_t>(start[i] + end[i]);
+        tables.reserve(total); // no reallocation below: the plan keeps pointers into it
+    }
+    copy_plan plan;
+    plan.rank = out.rank;
+    auto border = [&](std::size_t axis, std::ptrdiff_t first, std::ptrdiff_t count) {
+        if (mode == padding_mode::constant) return piece{piece::kind::fill, count, 0, 0, nullptr};
+        const std::size_t at = tables.size();
+        for (std::ptrdiff_t t = first; t < first + count; ++t)
+            tables.push_back(padding_source(mode, t, in.extents[axis]) * in.strides[axis]);
+        return piece{piece::kind::table, count, 0, 0, tables.data() + at};
+    };
+    for (std::size_t i = 0; i < out.rank; ++i) {
+        axis_plan& axis = plan.axes[i];
+        axis.extent = out.extents[i];
+        axis.out_stride = out.strides[i];
+        axis.add(border(i, -start[i], start[i]));
+        axis.add({piece::kind::affine, in.extents[i], 0, in.strides[i], nullptr});
+        axis.add(border(i, in.extents[i], end[i]));
+    }
+    return plan;
+}
+
+} // namespace detail
+
+/// PADDING1 from `input` into `output` in `mode`, `value` filling CONSTANT borders. Throws
+/// validation_error for shapes or parameters DirectML rejects, and for overlapping views.
+template <class T, std::size_t Rank>
+void pad(strided_view<const T, Rank> input, strided_view<T, Rank> output, padding_mode mode,
+         std::type_identity_t<T> value, const index_array<Rank>& start_padding, const index_array<Rank>& end_padding) {
+    const detail::layout in = detail::layout_of(input), out = detail::layout_of(output);
+    detail::throw_if(detail::check_padding("pad", in, out, mode, start_padding, end_padding));
+    std::vector<std::ptrdiff_t> tables;
+    detail::copy_plan plan = detail::plan_padding(in, out, mode, start_padding, end_padding, tables);
+    std::memcpy(plan.fill.data(), &value, sizeof(T));
+    detail::run_on_views("pad", plan, input, output);
+}
+
+} // namespace dmlref
