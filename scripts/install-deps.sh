@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs, from Debian's packages, what dmlref's build needs and is missing.
+#   scripts/install-deps.sh [core|all]
+#   core: compiler, CMake, fmt, Catch2, nlohmann-json, CLI11 (library, tests, tools, examples)
+#   all:  core + the D3D12 backend's (vkd3d, Vulkan loader, Mesa lavapipe, glslang) and the
+#         benchmarks' (Google Benchmark, Eigen, xtensor)
+set -euo pipefail
+
+core=(g++ cmake ninja-build pkg-config python3 libfmt-dev catch2 nlohmann-json3-dev libcli11-dev)
+extra=(libvkd3d-dev libvulkan-dev mesa-vulkan-drivers vkd3d-compiler glslang-tools spirv-tools
+       libbenchmark-dev libeigen3-dev libxtensor-dev)
+
+want=("${core[@]}")
+if [[ "${1:-core}" == all ]]; then want+=("${extra[@]}"); fi
+
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then exit 0; fi
+
+echo "dmlref: installing ${missing[*]}"
+run_as_root=()
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "dmlref: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+  run_as_root=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${run_as_root[@]}" apt-get update -q
+"${run_as_root[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
