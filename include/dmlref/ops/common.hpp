@@ -12,6 +12,7 @@
 #include "../detail/copy_engine.hpp"
 #include "../error.hpp"
 #include "../strided_view.hpp"
+#include "../tensor_desc.hpp"
 
 namespace dmlref::detail {
 
@@ -60,14 +61,15 @@ inline std::optional<std::string> check_layout(std::string_view op, std::string_
     for (std::size_t a = 1; a < n; ++a) // insertion sort by |stride|, at most 8 axes
         for (std::size_t b = a; b > 0 && magnitude(order[b]) < magnitude(order[b - 1]); --b)
             std::swap(order[b], order[b - 1]);
-    std::ptrdiff_t reach = 0; // largest offset distance reachable by the smaller strides
+    std::uint64_t reach = 0; // largest offset distance reachable by the smaller strides (saturating)
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t i = order[k];
-        if (magnitude(i) <= reach)
+        const auto m = static_cast<std::uint64_t>(magnitude(i));
+        if (m <= reach)
             return fmt::format("{}: {}.Strides[{}] = {} overlaps the smaller strides of {} (they reach {} elements); "
                                "an output must not map two coordinates to one element",
                                op, field, i, l.strides[i], field, reach);
-        reach += magnitude(i) * (l.extents[i] - 1);
+        reach = saturating_mul_add(m, static_cast<std::uint64_t>(l.extents[i] - 1), reach);
     }
     return std::nullopt;
 }
