@@ -445,3 +445,152 @@ TEST_CASE("the interior of a padded tensor is the input, in every mode", "[prope
         CHECK(interior == original);
     }
 }
+
+// ---- the typed view API on random views --------------------------------------------------------
+// Views reach layouts that descs cannot: negative strides on any axis of input and output, and
+// outputs whose axes are permuted in memory. Each case compares the whole output storage with a
+// copy written element by element from the documented formulas, so stray writes show too.
+
+namespace {
+
+/// A random view of `extents` over `storage`: axes permuted in memory, spare elements after some
+/// axes, negative strides on random axes, and (inputs only) broadcast axes.
+template <class T, std::size_t Rank>
+strided_view<T, Rank> random_view(rng_t& rng, std::vector<T>& storage, const index_array<Rank>& extents,
+                                  bool allow_broadcast) {
+    std::array<std::size_t, Rank> order{};
+    for (std::size_t i = 0; i < Rank; ++i) order[i] = Rank - 1 - i;
+    if (chance(rng, 50)) std::shuffle(order.begin(), order.end(), rng);
+    index_array<Rank> strides{};
+    std::ptrdiff_t stride = 1, offset = 0;
+    for (std::size_t axis : order) {
+        const bool broadcast = allow_broadcast && chance(rng, 15);
+        const bool negative = chance(rng, 40);
+        strides[axis] = broadcast ? 0 : negative ? -stride : stride;
+        if (negative && !broadcast) offset += (extents[axis] - 1) * stride;
+        if (!broadcast) stride *= extents[axis] + static_cast<std::ptrdiff_t>(pick(rng, 0, 1));
+    }
+    storage.resize(static_cast<std::size_t>(stride));
+    for (T& x : storage) x = static_cast<T>(rng());
+    return {storage.data(), extents, strides, offset};
+}
+
+template <std::size_t Rank, class F> void each_index(const index_array<Rank>& extents, F f) {
+    index_array<Rank> i{};
+    for (;;) {
+        f(static_cast<const index_array<Rank>&>(i));
+        std::size_t a = Rank;
+        while (a > 0) {
+            --a;
+            if (++i[a] < extents[a]) break;
+            i[a] = 0;
+            if (a == 0) return;
+        }
+    }
+}
+
+template <std::size_t Rank> index_array<Rank> random_extents(rng_t& rng) {
+    index_array<Rank> e{};
+    for (auto& x : e) x = pick(rng, 1, max_extent(Rank));
+    return e;
+}
+
+/// One random slice or pad (op 0 or 1) over views of T and Rank.
+template <class T, std::size_t Rank> void random_view_case(rng_t& rng, int op) {
+    const auto extents = random_extents<Rank>(rng);
+    std::vector<T> in_storage, out_storage;
+    const auto input = random_view<T, Rank>(rng, in_storage, extents, true);
+    index_array<Rank> out_extents{}, a{}, b{}, c{};
+    const auto mode = static_cast<padding_mode>(pick(rng, 0, 4));
+    for (std::size_t i = 0; i < Rank; ++i) {
+        const auto n = extents[i];
+        if (op == 0) { // a: offsets, b: window sizes, c: strides
+            a[i] = pick(rng, 0, static_cast<std::uint32_t>(n - 1));
+            b[i] = pick(rng, 1, static_cast<std::uint32_t>(n - a[i]));
+            c[i] = static_cast<std::ptrdiff_t>(pick(rng, 1, 3)) * (chance(rng, 50) ? -1 : 1);
+            out_extents[i] = 1 + (b[i] - 1) / (c[i] < 0 ? -c[i] : c[i]);
+        } else { // a: start, b: end
+            const bool foldable = !(mode == padding_mode::reflection && n == 1);
+            const auto most = static_cast<std::uint32_t>(Rank <= 2 ? 2 * n + 3 : Rank <= 4 ? n + 1 : 1);
+            a[i] = foldable ? pick(rng, 0, most) : 0;
+            b[i] = foldable ? pick(rng, 0, most) : 0;
+            out_extents[i] = n + a[i] + b[i];
+        }
+    }
+    const auto output = random_view<T, Rank>(rng, out_storage, out_extents, false);
+    std::vector<T> expected = out_storage;
+    const T value = static_cast<T>(rng());
+    each_index<Rank>(out_extents, [&](const index_array<Rank>& o) {
+        index_array<Rank> src{};
+        bool outside = false;
+        for (std::size_t i = 0; i < Rank; ++i) {
+            if (op == 0) {
+                src[i] = a[i] + (c[i] < 0 ? b[i] - 1 : 0) + c[i] * o[i];
+            } else {
+                const auto s = dmlref_test::naive_pad_source(mode, o[i] - a[i], extents[i]);
+                outside |= !s;
+                src[i] = s.value_or(0);
+            }
+        }
+        expected[static_cast<std::size_t>(output.offset_of(o))] = outside ? value : input[src];
+    });
+    if (op == 0) slice<T, Rank>(input, output, a, b, c);
+    else pad<T, Rank>(input, output, mode, value, a, b);
+    REQUIRE(out_storage == expected);
+}
+
+/// One random depth_to_space (op 2) or space_to_depth (op 3) over 4-D views of T.
+template <class T> void random_depth_space_view_case(rng_t& rng, int op) {
+    const std::ptrdiff_t b = pick(rng, 1, 4), n = pick(rng, 1, 2), c = pick(rng, 1, 3), h = pick(rng, 1, 3);
+    const std::ptrdiff_t w = h % 3 + 1;
+    const auto order = static_cast<depth_space_order>(pick(rng, 0, 1));
+    const index_array<4> depth{n, c * b * b, h, w}, space{n, c, h * b, w * b};
+    const bool to_space = op == 2;
+    std::vector<T> in_storage, out_storage;
+    const auto input = random_view<T, 4>(rng, in_storage, to_space ? depth : space, true);
+    const auto output = random_view<T, 4>(rng, out_storage, to_space ? space : depth, false);
+    dmlref_test::naive_layout in_layout, out_layout;
+    in_layout.sizes.assign(input.extents().begin(), input.extents().end());
+    out_layout.sizes.assign(output.extents().begin(), output.extents().end());
+    std::vector<T> expected = out_storage;
+    each_index<4>(output.extents(), [&](const index_array<4>& o) {
+        const auto s = *dmlref_test::naive_depth_space(to_space, order == depth_space_order::depth_column_row, b,
+                                                       in_layout, out_layout, {o[0], o[1], o[2], o[3]});
+        expected[static_cast<std::size_t>(output.offset_of(o))] = input[{s[0], s[1], s[2], s[3]}];
+    });
+    if (to_space) depth_to_space<T>(input, output, b, order);
+    else space_to_depth<T>(input, output, b, order);
+    REQUIRE(out_storage == expected);
+}
+
+template <class T> void random_view_case_of_rank(rng_t& rng, int op, std::size_t rank) {
+    if (op >= 2) return random_depth_space_view_case<T>(rng, op);
+    switch (rank) {
+    case 1: return random_view_case<T, 1>(rng, op);
+    case 2: return random_view_case<T, 2>(rng, op);
+    case 3: return random_view_case<T, 3>(rng, op);
+    case 4: return random_view_case<T, 4>(rng, op);
+    case 5: return random_view_case<T, 5>(rng, op);
+    default: return random_view_case<T, 8>(rng, op);
+    }
+}
+
+} // namespace
+
+TEST_CASE("views with negative and permuted strides: the ops == the formulas on 4,000 random cases",
+          "[property][views]") {
+    rng_t rng(property_seed + 5);
+    INFO("seed " << property_seed + 5);
+    for (std::size_t k = 0; k < 4000; ++k) {
+        const int op = static_cast<int>(k % 4);
+        const std::size_t rank = pick(rng, 1, 6);
+        const std::uint32_t width = pick(rng, 0, 3);
+        INFO("case " << k << " op " << op << " rank code " << rank << " width code " << width);
+        switch (width) {
+        case 0: random_view_case_of_rank<std::uint8_t>(rng, op, rank); break;
+        case 1: random_view_case_of_rank<std::uint16_t>(rng, op, rank); break;
+        case 2: random_view_case_of_rank<std::uint32_t>(rng, op, rank); break;
+        default: random_view_case_of_rank<std::uint64_t>(rng, op, rank); break;
+        }
+    }
+}
