@@ -81,6 +81,10 @@ padding_desc padding0(data_type type = data_type::float32, padding_mode mode = p
 
 } // namespace
 
+TEST_CASE("validation_error is an std::invalid_argument", "[validation]") {
+    STATIC_REQUIRE(std::is_base_of_v<std::invalid_argument, validation_error>);
+}
+
 TEST_CASE("the base descs of this file are valid", "[validation]") {
     expect_valid(d2s1());
     expect_valid(s2d1());

@@ -1,5 +1,5 @@
 # Runs one packaging test: cmake -DMODE=find_package|add_subdirectory -DDMLREF_SOURCE_DIR=...
-#   -DWORK_DIR=... -DGENERATOR=... [-DMAKE_PROGRAM=...] -DCXX_COMPILER=... [-DPREFIX_PATH=...] -P this file
+#   -DWORK_DIR=... -DGENERATOR=... [-DMAKE_PROGRAM=...] -DCXX_COMPILER=... [-DPREFIX_PATH=a|b] -P this file
 # find_package: configures dmlref alone, installs it (cmake --install) into WORK_DIR/prefix, then
 # builds and runs the consumer against that prefix. add_subdirectory: builds and runs the consumer
 # that embeds the source tree.
@@ -25,7 +25,7 @@ function(run step)
   endif()
 endfunction()
 
-set(prefix_path "${PREFIX_PATH}")
+string(REPLACE "|" ";" prefix_path "${PREFIX_PATH}")
 if(MODE STREQUAL "find_package")
   set(prefix "${WORK_DIR}/prefix")
   run(configure-dmlref "${CMAKE_COMMAND}" -S "${DMLREF_SOURCE_DIR}" -B "${WORK_DIR}/dmlref-build" ${common_args}
