@@ -538,6 +538,16 @@ TEST_CASE("slice over views checks its parameters and the memory", "[validation]
     CHECK_THROWS_WITH((slice<float, 2>(in.view(), in.view(), {0, 0}, {2, 3}, {1, -1})),
                       Contains("slice: the input and output memory overlap"));
     CHECK_THROWS_AS((slice<float, 2>(in.view(), in.view(), {0, 0}, {2, 3}, {1, -1})), std::invalid_argument);
+    // Two halves of one buffer, the output reversed: disjoint, so accepted.
+    std::vector<float> both = {1, 2, 3, 4, 5, 6, 0, 0, 0, 0, 0, 0};
+    strided_view<const float, 2> first(both.data(), {2, 3});
+    strided_view<float, 2> second_reversed(both.data(), {2, 3}, {-3, -1}, 11);
+    CHECK_NOTHROW((slice<float, 2>(first, second_reversed, {0, 0}, {2, 3}, {1, 1})));
+    CHECK(both == std::vector<float>{1, 2, 3, 4, 5, 6, 6, 5, 4, 3, 2, 1});
+    // One element more and the reversed output reaches into the input.
+    strided_view<float, 2> touching(both.data(), {2, 3}, {-3, -1}, 10);
+    CHECK_THROWS_WITH((slice<float, 2>(first, touching, {0, 0}, {2, 3}, {1, 1})),
+                      Contains("slice: the input and output memory overlap"));
 }
 
 TEST_CASE("slice_view checks its parameters", "[validation][views]") {
