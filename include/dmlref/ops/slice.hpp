@@ -88,10 +88,12 @@ template <class T, std::size_t Rank>
 strided_view<T, Rank> slice_view(strided_view<T, Rank> input, const index_array<Rank>& window_offsets,
                                  const index_array<Rank>& window_sizes, const index_array<Rank>& window_strides) {
     detail::layout in = detail::layout_of(input), out = in;
-    for (std::size_t i = 0; i < Rank; ++i) {
+    std::ptrdiff_t packed = 1; // packed strides: the checks below also reject an output that overlaps itself
+    for (std::size_t i = Rank; i-- > 0;) {
         const std::ptrdiff_t magnitude = window_strides[i] < 0 ? -window_strides[i] : window_strides[i];
         out.extents[i] = magnitude == 0 || window_sizes[i] < 1 ? 1 : 1 + (window_sizes[i] - 1) / magnitude;
-        out.strides[i] = 1; // only the extents matter to the checks below
+        out.strides[i] = packed;
+        packed *= out.extents[i];
     }
     detail::throw_if(detail::check_slice1("slice_view", in, out, window_offsets, window_sizes, window_strides));
     index_array<Rank> extents{}, strides{};

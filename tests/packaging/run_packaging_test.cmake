@@ -1,0 +1,52 @@
+# Runs one packaging test: cmake -DMODE=find_package|add_subdirectory -DDMLREF_SOURCE_DIR=...
+#   -DWORK_DIR=... -DGENERATOR=... [-DMAKE_PROGRAM=...] -DCXX_COMPILER=... [-DPREFIX_PATH=a|b] -P this file
+# find_package: configures dmlref alone, installs it (cmake --install) into WORK_DIR/prefix, then
+# builds and runs the consumer against that prefix. add_subdirectory: builds and runs the consumer
+# that embeds the source tree.
+foreach(var MODE DMLREF_SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER)
+  if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
+    message(FATAL_ERROR "run_packaging_test.cmake needs -D${var}=...")
+  endif()
+endforeach()
+
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+
+set(common_args -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" -DCMAKE_BUILD_TYPE=Release)
+if(MAKE_PROGRAM)
+  list(APPEND common_args "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}")
+endif()
+
+function(run step)
+  message(STATUS "[${MODE}] ${step}: ${ARGN}")
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "[${MODE}] ${step} failed (${result})")
+  endif()
+endfunction()
+
+string(REPLACE "|" ";" prefix_path "${PREFIX_PATH}")
+if(MODE STREQUAL "find_package")
+  set(prefix "${WORK_DIR}/prefix")
+  run(configure-dmlref "${CMAKE_COMMAND}" -S "${DMLREF_SOURCE_DIR}" -B "${WORK_DIR}/dmlref-build" ${common_args}
+      -DDMLREF_BUILD_TESTS=OFF -DDMLREF_BUILD_EXAMPLES=OFF -DDMLREF_BUILD_TOOLS=OFF -DDMLREF_BUILD_BENCH=OFF
+      "-DCMAKE_PREFIX_PATH=${prefix_path}")
+  run(install-dmlref "${CMAKE_COMMAND}" --install "${WORK_DIR}/dmlref-build" --prefix "${prefix}")
+  if(NOT EXISTS "${prefix}/include/dmlref/dmlref.hpp")
+    message(FATAL_ERROR "[${MODE}] the install has no include/dmlref/dmlref.hpp")
+  endif()
+  list(PREPEND prefix_path "${prefix}")
+  set(consumer_args "-DCMAKE_PREFIX_PATH=${prefix_path}")
+elseif(MODE STREQUAL "add_subdirectory")
+  set(consumer_args "-DDMLREF_SOURCE_DIR=${DMLREF_SOURCE_DIR}" "-DCMAKE_PREFIX_PATH=${prefix_path}")
+else()
+  message(FATAL_ERROR "unknown MODE '${MODE}'")
+endif()
+
+set(consumer_dir "${CMAKE_CURRENT_LIST_DIR}/${MODE}")
+run(configure-consumer "${CMAKE_COMMAND}" -S "${consumer_dir}" -B "${WORK_DIR}/consumer-build" ${common_args}
+    ${consumer_args})
+run(build-consumer "${CMAKE_COMMAND}" --build "${WORK_DIR}/consumer-build" --parallel 2)
+find_program(app NAMES app app.exe PATHS "${WORK_DIR}/consumer-build" "${WORK_DIR}/consumer-build/Release"
+             NO_DEFAULT_PATH REQUIRED)
+run(run-consumer "${app}")

@@ -1,0 +1,600 @@
+// Property tests: the library (plan + copy engine) against the naive evaluator on random valid
+// descs, bit for bit, over whole buffers sized exactly TotalTensorSizeInBytes (bytes outside the
+// output tensor's elements must keep their sentinel), plus algebraic identities and the feature
+// level tables.
+#include <catch2/catch.hpp>
+
+#include <dmlref/dmlref.hpp>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "naive_evaluator.hpp"
+
+using namespace dmlref;
+using dmlref_test::naive_execute;
+
+namespace {
+
+using rng_t = std::mt19937_64;
+
+std::uint32_t pick(rng_t& rng, std::uint32_t low, std::uint32_t high) {
+    return std::uniform_int_distribution<std::uint32_t>(low, high)(rng);
+}
+bool chance(rng_t& rng, int percent) { return pick(rng, 0, 99) < static_cast<std::uint32_t>(percent); }
+
+/// DMLCalcBufferTensorSize as the documentation states it, independently of the library.
+std::uint64_t doc_buffer_size(data_type type, const std::vector<std::uint32_t>& sizes,
+                              const std::optional<std::vector<std::uint32_t>>& strides) {
+    std::uint64_t elements = 1;
+    if (strides) {
+        std::uint64_t last = 0;
+        for (std::size_t i = 0; i < sizes.size(); ++i) last += std::uint64_t{sizes[i] - 1} * (*strides)[i];
+        elements = last + 1;
+    } else {
+        for (std::uint32_t s : sizes) elements *= s;
+    }
+    const std::uint64_t bytes = elements * element_size(type);
+    return (bytes + 3) / 4 * 4;
+}
+
+/// A desc for `sizes` with a random layout: no strides, explicit packed, padded rows, permuted axes,
+/// and (inputs only) broadcast axes with stride 0. TotalTensorSizeInBytes is exact or a little more.
+buffer_tensor_desc random_tensor(rng_t& rng, data_type type, const std::vector<std::uint32_t>& sizes, bool is_input) {
+    buffer_tensor_desc d;
+    d.data_type = type;
+    d.sizes = sizes;
+    const std::uint32_t kind = pick(rng, 0, is_input ? 4 : 3);
+    if (kind > 0) {
+        const std::size_t rank = sizes.size();
+        std::vector<std::size_t> order(rank); // axes from innermost to outermost in memory
+        for (std::size_t i = 0; i < rank; ++i) order[i] = rank - 1 - i;
+        if (kind >= 3) std::shuffle(order.begin(), order.end(), rng);
+        std::vector<std::uint32_t> strides(rank);
+        std::uint32_t stride = 1;
+        for (std::size_t axis : order) {
+            strides[axis] = stride;
+            const std::uint32_t extra = kind >= 2 ? pick(rng, 0, 2) : 0; // a stride larger than packed
+            stride *= sizes[axis] + extra;
+        }
+        if (kind == 4)
+            for (std::size_t i = 0; i < rank; ++i)
+                if (chance(rng, 40)) strides[i] = 0;
+        d.strides = strides;
+    }
+    d.total_tensor_size_in_bytes = doc_buffer_size(type, d.sizes, d.strides);
+    if (chance(rng, 20)) d.total_tensor_size_in_bytes += 4 * pick(rng, 1, 3);
+    return d;
+}
+
+/// Largest size per axis that keeps tensors of `rank` axes small.
+std::uint32_t max_extent(std::size_t rank) {
+    constexpr std::uint32_t table[] = {0, 12, 8, 5, 4, 3, 2, 2, 2};
+    return table[rank];
+}
+
+std::vector<std::uint32_t> random_sizes(rng_t& rng, std::size_t rank) {
+    std::vector<std::uint32_t> sizes(rank);
+    for (auto& s : sizes) s = pick(rng, 1, max_extent(rank));
+    return sizes;
+}
+
+data_type random_type(rng_t& rng) { return movable_data_types[pick(rng, 0, 10)]; }
+
+operator_desc random_depth_space(rng_t& rng, int which, data_type type) {
+    const std::uint32_t b = pick(rng, 1, 4);
+    const std::uint32_t n = pick(rng, 1, 2), c = pick(rng, 1, 3);
+    std::uint32_t h = pick(rng, 1, 3), w = pick(rng, 1, 3);
+    if (chance(rng, 70) && h == w) w = h % 3 + 1; // H != W most of the time
+    const bool to_space = which < 2;
+    const std::vector<std::uint32_t> space{n, c, h * b, w * b}, depth{n, c * b * b, h, w};
+    const auto in = random_tensor(rng, type, to_space ? depth : space, true);
+    const auto out = random_tensor(rng, type, to_space ? space : depth, false);
+    const auto order = static_cast<depth_space_order>(pick(rng, 0, 1));
+    switch (which) {
+    case 0: return depth_to_space_desc{in, out, b};
+    case 1: return depth_to_space1_desc{in, out, b, order};
+    case 2: return space_to_depth_desc{in, out, b};
+    default: return space_to_depth1_desc{in, out, b, order};
+    }
+}
+
+operator_desc random_slice(rng_t& rng, bool v1, data_type type) {
+    const std::size_t rank = pick(rng, 1, 8);
+    const auto in_sizes = random_sizes(rng, rank);
+    std::vector<std::uint32_t> out_sizes(rank), offsets(rank), sizes(rank);
+    std::vector<std::uint32_t> strides(rank);
+    std::vector<std::int32_t> signed_strides(rank);
+    for (std::size_t i = 0; i < rank; ++i) {
+        const std::uint32_t n = in_sizes[i];
+        offsets[i] = pick(rng, 0, n - 1);
+        const auto magnitude = pick(rng, 1, 3);
+        if (v1) {
+            sizes[i] = pick(rng, 1, n - offsets[i]);
+            signed_strides[i] = static_cast<std::int32_t>(magnitude) * (chance(rng, 50) ? -1 : 1);
+            const std::uint32_t most = 1 + (sizes[i] - 1) / magnitude;
+            out_sizes[i] = chance(rng, 70) ? most : pick(rng, 1, most); // truncation is allowed
+        } else {
+            strides[i] = magnitude;
+            sizes[i] = pick(rng, 1, (n - 1 - offsets[i]) / magnitude + 1);
+            out_sizes[i] = sizes[i];
+        }
+    }
+    const auto in = random_tensor(rng, type, in_sizes, true);
+    const auto out = random_tensor(rng, type, out_sizes, false);
+    if (v1) return slice1_desc{in, out, offsets, sizes, signed_strides};
+    return slice_desc{in, out, offsets, sizes, strides};
+}
+
+float random_padding_float(rng_t& rng) {
+    switch (pick(rng, 0, 5)) {
+    case 0: return std::numeric_limits<float>::quiet_NaN();
+    case 1: return static_cast<float>(pick(rng, 0, 1000)) / 7.0f - 70.0f; // fractions, both signs
+    case 2: return chance(rng, 50) ? 1e30f : -1e30f;                       // saturates every integer
+    case 3: return static_cast<float>(pick(rng, 0, 70000)) - 35000.0f;     // saturates 8/16-bit
+    case 4: return std::bit_cast<float>(static_cast<std::uint32_t>(rng())); // any bits, NaN payloads too
+    default: return 65520.0f; // rounds to infinity in FLOAT16
+    }
+}
+
+operator_desc random_padding(rng_t& rng, bool v1, data_type type) {
+    for (;;) {
+        const std::size_t rank = pick(rng, 1, 8);
+        const auto in_sizes = random_sizes(rng, rank);
+        const auto mode = static_cast<padding_mode>(pick(rng, 0, 4));
+        std::vector<std::uint32_t> start(rank), end(rank), out_sizes(rank);
+        std::uint64_t count = 1;
+        for (std::size_t i = 0; i < rank; ++i) {
+            const std::uint32_t n = in_sizes[i];
+            const std::uint32_t most = rank <= 2 ? 2 * n + 4 : rank <= 4 ? n + 2 : 2; // larger than the axis
+            start[i] = pick(rng, 0, most);
+            end[i] = pick(rng, 0, most);
+            if (mode == padding_mode::reflection && n == 1) start[i] = end[i] = 0; // DECISIONS 5
+            out_sizes[i] = n + start[i] + end[i];
+            count *= out_sizes[i];
+        }
+        if (count > 3000) continue;
+        const auto in = random_tensor(rng, type, in_sizes, true);
+        const auto out = random_tensor(rng, type, out_sizes, false);
+        if (!v1) return padding_desc{in, out, mode, random_padding_float(rng), start, end};
+        scalar_union value;
+        for (auto& b : value.bytes) b = static_cast<std::uint8_t>(rng());
+        return padding1_desc{in, out, mode, type, value, start, end};
+    }
+}
+
+/// Cycles through the eight operators so that every one gets an equal share.
+operator_desc random_desc(rng_t& rng, std::size_t index) {
+    const data_type type = random_type(rng);
+    switch (index % 8) {
+    case 0: case 1: case 2: case 3: return random_depth_space(rng, static_cast<int>(index % 8), type);
+    case 4: return random_slice(rng, false, type);
+    case 5: return random_slice(rng, true, type);
+    case 6: return random_padding(rng, false, type);
+    default: return random_padding(rng, true, type);
+    }
+}
+
+const buffer_tensor_desc& input_of(const operator_desc& d) {
+    return std::visit([](const auto& x) -> const buffer_tensor_desc& { return x.input_tensor; }, d);
+}
+const buffer_tensor_desc& output_of(const operator_desc& d) {
+    return std::visit([](const auto& x) -> const buffer_tensor_desc& { return x.output_tensor; }, d);
+}
+
+std::vector<std::byte> random_bytes(rng_t& rng, std::uint64_t count) {
+    std::vector<std::byte> bytes(count);
+    for (auto& b : bytes) b = static_cast<std::byte>(rng());
+    return bytes;
+}
+
+/// Random elements of a packed tensor; the bytes that round its buffer up to 4 stay 0, as in a
+/// fresh output buffer, so whole buffers compare.
+std::vector<std::byte> random_packed(rng_t& rng, const buffer_tensor_desc& t) {
+    std::vector<std::byte> bytes(t.total_tensor_size_in_bytes);
+    const std::uint64_t used = element_count(t.sizes) * element_size(t.data_type);
+    for (std::uint64_t i = 0; i < used; ++i) bytes[i] = static_cast<std::byte>(rng());
+    return bytes;
+}
+
+/// A readable one-line account of a desc for failure messages.
+std::string describe(const operator_desc& d) {
+    auto tensor_text = [&](const buffer_tensor_desc& t) {
+        return fmt::format("{} sizes {{{}}} strides {} bytes {}", to_string(t.data_type), fmt::join(t.sizes, ","),
+                           t.strides ? fmt::format("{{{}}}", fmt::join(*t.strides, ",")) : std::string("packed"),
+                           t.total_tensor_size_in_bytes);
+    };
+    std::string text = fmt::format("{} in {} out {}", to_string(type_of(d)), tensor_text(input_of(d)),
+                                   tensor_text(output_of(d)));
+    std::visit(
+        [&](const auto& x) {
+            using desc_t = std::remove_cvref_t<decltype(x)>;
+            if constexpr (requires { x.block_size; }) text += fmt::format(" B {}", x.block_size);
+            if constexpr (requires { x.order; }) text += fmt::format(" order {}", to_string(x.order));
+            if constexpr (std::is_same_v<desc_t, slice_desc>)
+                text += fmt::format(" off {{{}}} sizes {{{}}} strides {{{}}}", fmt::join(x.offsets, ","),
+                                    fmt::join(x.sizes, ","), fmt::join(x.strides, ","));
+            if constexpr (std::is_same_v<desc_t, slice1_desc>)
+                text += fmt::format(" off {{{}}} win {{{}}} strides {{{}}}", fmt::join(x.input_window_offsets, ","),
+                                    fmt::join(x.input_window_sizes, ","), fmt::join(x.input_window_strides, ","));
+            if constexpr (requires { x.start_padding; })
+                text += fmt::format(" mode {} start {{{}}} end {{{}}}", to_string(x.padding_mode),
+                                    fmt::join(x.start_padding, ","), fmt::join(x.end_padding, ","));
+        },
+        d);
+    return text;
+}
+
+// The feature-level tables of directml-facts.md sections 3 to 6, transcribed on their own.
+constexpr feature_level all_levels[] = {
+    feature_level::fl_1_0, feature_level::fl_2_0, feature_level::fl_2_1, feature_level::fl_3_0,
+    feature_level::fl_3_1, feature_level::fl_4_0, feature_level::fl_4_1, feature_level::fl_5_0,
+    feature_level::fl_5_1, feature_level::fl_5_2, feature_level::fl_6_0, feature_level::fl_6_1,
+    feature_level::fl_6_2, feature_level::fl_6_3, feature_level::fl_6_4};
+
+bool table_accepts(const operator_desc& d, feature_level level) {
+    const operator_type op = type_of(d);
+    const data_type t = input_of(d).data_type;
+    const std::size_t rank = input_of(d).sizes.size();
+    const bool wide = t == data_type::float64 || t == data_type::uint64 || t == data_type::int64;
+    const bool floaty = t == data_type::float32 || t == data_type::float16;
+    const bool eight = t == data_type::uint8 || t == data_type::int8;
+    const bool fl2_1 = level >= feature_level::fl_2_1;
+    switch (op) {
+    case operator_type::depth_to_space:
+    case operator_type::space_to_depth:
+    case operator_type::depth_to_space1:
+    case operator_type::space_to_depth1: {
+        const bool v1 = op == operator_type::depth_to_space1 || op == operator_type::space_to_depth1;
+        if (v1 && !fl2_1) return false;
+        if (wide) return level >= feature_level::fl_5_0;
+        return floaty || fl2_1;
+    }
+    case operator_type::slice:
+    case operator_type::slice1: {
+        if (op == operator_type::slice1 && !fl2_1) return false;
+        if (level < feature_level::fl_3_0 && (rank < 4 || rank > 5)) return false;
+        if (wide) return level >= feature_level::fl_4_1;
+        return !eight || fl2_1;
+    }
+    case operator_type::padding:
+    case operator_type::padding1: {
+        if (op == operator_type::padding1 && level < feature_level::fl_5_0) return false;
+        if (level < feature_level::fl_3_1 && (rank < 4 || rank > 5)) return false;
+        const padding_mode mode = std::visit(
+            [](const auto& x) {
+                if constexpr (requires { x.padding_mode; }) return x.padding_mode;
+                else return padding_mode::constant;
+            },
+            d);
+        if (mode == padding_mode::symmetric && level < feature_level::fl_3_0) return false;
+        if (mode == padding_mode::wrap && level < feature_level::fl_6_4) return false;
+        if (wide) return level >= feature_level::fl_5_0;
+        return floaty || fl2_1;
+    }
+    }
+    return false;
+}
+
+constexpr std::uint64_t property_seed = 0x5eed'd31f'2026'0001ull;
+
+} // namespace
+
+TEST_CASE("engine == naive evaluator on 12,000 random valid descs, bytes outside the tensor untouched",
+          "[property]") {
+    rng_t rng(property_seed);
+    INFO("seed " << property_seed);
+    std::array<int, 8> per_op{};
+    std::array<int, 5> per_mode{};
+    std::array<int, 16> per_type{};
+    std::array<int, 9> per_rank{};
+    int negative = 0, broadcast = 0, truncated = 0;
+    constexpr std::size_t cases = 12000;
+    for (std::size_t k = 0; k < cases; ++k) {
+        const operator_desc desc = random_desc(rng, k);
+        const auto& in = input_of(desc);
+        const auto& out = output_of(desc);
+        INFO("case " << k << ": " << describe(desc));
+        REQUIRE(validate(desc) == std::nullopt);
+        REQUIRE(calc_buffer_tensor_size(in) == doc_buffer_size(in.data_type, in.sizes, in.strides));
+        REQUIRE(calc_buffer_tensor_size(out) == doc_buffer_size(out.data_type, out.sizes, out.strides));
+
+        const std::vector<std::byte> input = random_bytes(rng, in.total_tensor_size_in_bytes);
+        std::vector<std::byte> output(out.total_tensor_size_in_bytes, static_cast<std::byte>(rng()));
+        const std::vector<std::byte> expected = naive_execute(desc, input, output);
+        execute(desc, input, output);
+        REQUIRE(output == expected);
+
+        ++per_op[k % 8];
+        ++per_type[static_cast<std::size_t>(in.data_type)];
+        ++per_rank[in.sizes.size()];
+        if (in.strides && std::count(in.strides->begin(), in.strides->end(), 0u) > 0) ++broadcast;
+        std::visit(
+            [&](const auto& x) {
+                if constexpr (requires { x.padding_mode; }) ++per_mode[static_cast<std::size_t>(x.padding_mode)];
+                if constexpr (requires { x.input_window_strides; }) {
+                    if (std::count_if(x.input_window_strides.begin(), x.input_window_strides.end(),
+                                      [](std::int32_t s) { return s < 0; }) >= 2)
+                        ++negative;
+                    for (std::size_t i = 0; i < x.input_window_sizes.size(); ++i) {
+                        const auto m = static_cast<std::uint32_t>(std::abs(x.input_window_strides[i]));
+                        if (x.output_tensor.sizes[i] < 1 + (x.input_window_sizes[i] - 1) / m) {
+                            ++truncated;
+                            break;
+                        }
+                    }
+                }
+            },
+            desc);
+    }
+    // The generator really spans what it claims.
+    for (int n : per_op) CHECK(n == static_cast<int>(cases / 8));
+    for (int n : per_mode) CHECK(n > 100);
+    for (data_type t : movable_data_types) CHECK(per_type[static_cast<std::size_t>(t)] > 100);
+    for (std::size_t r = 1; r <= 8; ++r) CHECK(per_rank[r] > 50);
+    CHECK(negative > 200);
+    CHECK(broadcast > 200);
+    CHECK(truncated > 100);
+}
+
+TEST_CASE("a desc valid at 6_4 is judged at every older feature level as DirectML's tables say", "[property]") {
+    rng_t rng(property_seed + 1);
+    INFO("seed " << property_seed + 1);
+    int accepted_old = 0, rejected_old = 0;
+    for (std::size_t k = 0; k < 2000; ++k) {
+        const operator_desc desc = random_desc(rng, k);
+        INFO("case " << k << ": " << describe(desc));
+        REQUIRE(validate(desc, feature_level::fl_6_4) == std::nullopt);
+        for (feature_level level : all_levels) {
+            INFO("feature level " << to_string(level));
+            const auto message = validate(desc, level);
+            CHECK(message.has_value() == !table_accepts(desc, level));
+            if (message) {
+                CHECK_THAT(*message, Catch::Contains(std::string(to_string(type_of(desc)))));
+                ++rejected_old;
+            } else if (level < feature_level::fl_6_4) {
+                ++accepted_old;
+            }
+        }
+        // Where an older level accepts the desc, it runs to the same bytes.
+        if (k % 10 == 0 && table_accepts(desc, feature_level::fl_2_1)) {
+            const auto& in = input_of(desc);
+            const auto& out = output_of(desc);
+            const auto input = random_bytes(rng, in.total_tensor_size_in_bytes);
+            std::vector<std::byte> a(out.total_tensor_size_in_bytes, std::byte{0x5a}), b = a;
+            execute(desc, input, a, feature_level::fl_2_1);
+            execute(desc, input, b);
+            CHECK(a == b);
+        }
+    }
+    CHECK(accepted_old > 1000);
+    CHECK(rejected_old > 1000);
+}
+
+TEST_CASE("space_to_depth(depth_to_space(x)) == x and back, both orders, every block size", "[property]") {
+    rng_t rng(property_seed + 2);
+    INFO("seed " << property_seed + 2);
+    for (std::size_t k = 0; k < 400; ++k) {
+        const data_type type = random_type(rng);
+        const std::uint32_t b = pick(rng, 1, 4), n = pick(rng, 1, 2), c = pick(rng, 1, 3);
+        const std::uint32_t h = pick(rng, 1, 3), w = h % 3 + 1; // H != W
+        const auto order = static_cast<depth_space_order>(k % 2);
+        const auto depth = make_buffer_tensor_desc(type, {n, c * b * b, h, w});
+        const auto space = make_buffer_tensor_desc(type, {n, c, h * b, w * b});
+        INFO("case " << k << " B " << b << " order " << to_string(order) << " type " << to_string(type));
+
+        const auto x = random_packed(rng, depth);
+        std::vector<std::byte> mid(space.total_tensor_size_in_bytes), back(depth.total_tensor_size_in_bytes);
+        execute(depth_to_space1_desc{depth, space, b, order}, x, mid);
+        execute(space_to_depth1_desc{space, depth, b, order}, mid, back);
+        CHECK(back == x);
+
+        const auto y = random_packed(rng, space);
+        std::vector<std::byte> mid2(depth.total_tensor_size_in_bytes), back2(space.total_tensor_size_in_bytes);
+        execute(space_to_depth1_desc{space, depth, b, order}, y, mid2);
+        execute(depth_to_space1_desc{depth, space, b, order}, mid2, back2);
+        CHECK(back2 == y);
+    }
+}
+
+TEST_CASE("slicing with stride -1 twice is the identity", "[property]") {
+    rng_t rng(property_seed + 3);
+    INFO("seed " << property_seed + 3);
+    for (std::size_t k = 0; k < 400; ++k) {
+        const data_type type = random_type(rng);
+        const std::size_t rank = pick(rng, 1, 8);
+        const auto sizes = random_sizes(rng, rank);
+        std::vector<std::int32_t> strides(rank);
+        for (auto& s : strides) s = chance(rng, 60) ? -1 : 1;
+        const auto t = make_buffer_tensor_desc(type, sizes);
+        const slice1_desc flip{t, t, std::vector<std::uint32_t>(rank, 0), sizes, strides};
+        const auto x = random_packed(rng, t);
+        std::vector<std::byte> once(x.size()), twice(x.size());
+        execute(flip, x, once);
+        execute(flip, once, twice);
+        CHECK(twice == x);
+        CHECK(once == naive_execute(flip, x, std::vector<std::byte>(x.size()))); // the flip itself
+    }
+}
+
+TEST_CASE("the interior of a padded tensor is the input, in every mode", "[property]") {
+    rng_t rng(property_seed + 4);
+    INFO("seed " << property_seed + 4);
+    for (std::size_t k = 0; k < 600; ++k) {
+        const data_type type = random_type(rng);
+        const operator_desc desc = random_padding(rng, true, type);
+        const auto& pad = std::get<padding1_desc>(desc);
+        INFO("case " << k << ": " << describe(desc));
+        const auto x = random_bytes(rng, pad.input_tensor.total_tensor_size_in_bytes);
+        std::vector<std::byte> padded(pad.output_tensor.total_tensor_size_in_bytes);
+        execute(desc, x, padded);
+        // Read the interior back out with SLICE1 into a packed tensor, and the input likewise.
+        const auto packed = make_buffer_tensor_desc(type, pad.input_tensor.sizes);
+        const std::size_t rank = packed.sizes.size();
+        const std::vector<std::int32_t> ones(rank, 1);
+        std::vector<std::byte> interior(packed.total_tensor_size_in_bytes), original(interior.size());
+        execute(slice1_desc{pad.output_tensor, packed, pad.start_padding, packed.sizes, ones}, padded, interior);
+        execute(slice1_desc{pad.input_tensor, packed, std::vector<std::uint32_t>(rank, 0), packed.sizes, ones}, x,
+                original);
+        CHECK(interior == original);
+    }
+}
+
+// ---- the typed view API on random views --------------------------------------------------------
+// Views reach layouts that descs cannot: negative strides on any axis of input and output, and
+// outputs whose axes are permuted in memory. Each case compares the whole output storage with a
+// copy written element by element from the documented formulas, so stray writes show too.
+
+namespace {
+
+/// A random view of `extents` over `storage`: axes permuted in memory, spare elements after some
+/// axes, negative strides on random axes, and (inputs only) broadcast axes.
+template <class T, std::size_t Rank>
+strided_view<T, Rank> random_view(rng_t& rng, std::vector<T>& storage, const index_array<Rank>& extents,
+                                  bool allow_broadcast) {
+    std::array<std::size_t, Rank> order{};
+    for (std::size_t i = 0; i < Rank; ++i) order[i] = Rank - 1 - i;
+    if (chance(rng, 50)) std::shuffle(order.begin(), order.end(), rng);
+    index_array<Rank> strides{};
+    std::ptrdiff_t stride = 1, offset = 0;
+    for (std::size_t axis : order) {
+        const bool broadcast = allow_broadcast && chance(rng, 15);
+        const bool negative = chance(rng, 40);
+        strides[axis] = broadcast ? 0 : negative ? -stride : stride;
+        if (negative && !broadcast) offset += (extents[axis] - 1) * stride;
+        if (!broadcast) stride *= extents[axis] + static_cast<std::ptrdiff_t>(pick(rng, 0, 1));
+    }
+    storage.resize(static_cast<std::size_t>(stride));
+    for (T& x : storage) x = static_cast<T>(rng());
+    return {storage.data(), extents, strides, offset};
+}
+
+template <std::size_t Rank, class F> void each_index(const index_array<Rank>& extents, F f) {
+    index_array<Rank> i{};
+    for (;;) {
+        f(static_cast<const index_array<Rank>&>(i));
+        std::size_t a = Rank;
+        while (a > 0) {
+            --a;
+            if (++i[a] < extents[a]) break;
+            i[a] = 0;
+            if (a == 0) return;
+        }
+    }
+}
+
+template <std::size_t Rank> index_array<Rank> random_extents(rng_t& rng) {
+    index_array<Rank> e{};
+    for (auto& x : e) x = pick(rng, 1, max_extent(Rank));
+    return e;
+}
+
+/// One random slice or pad (op 0 or 1) over views of T and Rank.
+template <class T, std::size_t Rank> void random_view_case(rng_t& rng, int op) {
+    const auto extents = random_extents<Rank>(rng);
+    std::vector<T> in_storage, out_storage;
+    const auto input = random_view<T, Rank>(rng, in_storage, extents, true);
+    index_array<Rank> out_extents{}, a{}, b{}, c{};
+    const auto mode = static_cast<padding_mode>(pick(rng, 0, 4));
+    for (std::size_t i = 0; i < Rank; ++i) {
+        const auto n = extents[i];
+        if (op == 0) { // a: offsets, b: window sizes, c: strides
+            a[i] = pick(rng, 0, static_cast<std::uint32_t>(n - 1));
+            b[i] = pick(rng, 1, static_cast<std::uint32_t>(n - a[i]));
+            c[i] = static_cast<std::ptrdiff_t>(pick(rng, 1, 3)) * (chance(rng, 50) ? -1 : 1);
+            out_extents[i] = 1 + (b[i] - 1) / (c[i] < 0 ? -c[i] : c[i]);
+        } else { // a: start, b: end
+            const bool foldable = !(mode == padding_mode::reflection && n == 1);
+            const auto most = static_cast<std::uint32_t>(Rank <= 2 ? 2 * n + 3 : Rank <= 4 ? n + 1 : 1);
+            a[i] = foldable ? pick(rng, 0, most) : 0;
+            b[i] = foldable ? pick(rng, 0, most) : 0;
+            out_extents[i] = n + a[i] + b[i];
+        }
+    }
+    const auto output = random_view<T, Rank>(rng, out_storage, out_extents, false);
+    std::vector<T> expected = out_storage;
+    const T value = static_cast<T>(rng());
+    each_index<Rank>(out_extents, [&](const index_array<Rank>& o) {
+        index_array<Rank> src{};
+        bool outside = false;
+        for (std::size_t i = 0; i < Rank; ++i) {
+            if (op == 0) {
+                src[i] = a[i] + (c[i] < 0 ? b[i] - 1 : 0) + c[i] * o[i];
+            } else {
+                const auto s = dmlref_test::naive_pad_source(mode, o[i] - a[i], extents[i]);
+                outside |= !s;
+                src[i] = s.value_or(0);
+            }
+        }
+        expected[static_cast<std::size_t>(output.offset_of(o))] = outside ? value : input[src];
+    });
+    if (op == 0) slice<T, Rank>(input, output, a, b, c);
+    else pad<T, Rank>(input, output, mode, value, a, b);
+    REQUIRE(out_storage == expected);
+}
+
+/// One random depth_to_space (op 2) or space_to_depth (op 3) over 4-D views of T.
+template <class T> void random_depth_space_view_case(rng_t& rng, int op) {
+    const std::ptrdiff_t b = pick(rng, 1, 4), n = pick(rng, 1, 2), c = pick(rng, 1, 3), h = pick(rng, 1, 3);
+    const std::ptrdiff_t w = h % 3 + 1;
+    const auto order = static_cast<depth_space_order>(pick(rng, 0, 1));
+    const index_array<4> depth{n, c * b * b, h, w}, space{n, c, h * b, w * b};
+    const bool to_space = op == 2;
+    std::vector<T> in_storage, out_storage;
+    const auto input = random_view<T, 4>(rng, in_storage, to_space ? depth : space, true);
+    const auto output = random_view<T, 4>(rng, out_storage, to_space ? space : depth, false);
+    dmlref_test::naive_layout in_layout, out_layout;
+    in_layout.sizes.assign(input.extents().begin(), input.extents().end());
+    out_layout.sizes.assign(output.extents().begin(), output.extents().end());
+    std::vector<T> expected = out_storage;
+    each_index<4>(output.extents(), [&](const index_array<4>& o) {
+        const auto s = *dmlref_test::naive_depth_space(to_space, order == depth_space_order::depth_column_row, b,
+                                                       in_layout, out_layout, {o[0], o[1], o[2], o[3]});
+        expected[static_cast<std::size_t>(output.offset_of(o))] = input[{s[0], s[1], s[2], s[3]}];
+    });
+    if (to_space) depth_to_space<T>(input, output, b, order);
+    else space_to_depth<T>(input, output, b, order);
+    REQUIRE(out_storage == expected);
+}
+
+template <class T> void random_view_case_of_rank(rng_t& rng, int op, std::size_t rank) {
+    if (op >= 2) return random_depth_space_view_case<T>(rng, op);
+    switch (rank) {
+    case 1: return random_view_case<T, 1>(rng, op);
+    case 2: return random_view_case<T, 2>(rng, op);
+    case 3: return random_view_case<T, 3>(rng, op);
+    case 4: return random_view_case<T, 4>(rng, op);
+    case 5: return random_view_case<T, 5>(rng, op);
+    default: return random_view_case<T, 8>(rng, op);
+    }
+}
+
+} // namespace
+
+TEST_CASE("views with negative and permuted strides: the ops == the formulas on 4,000 random cases",
+          "[property][views]") {
+    rng_t rng(property_seed + 5);
+    INFO("seed " << property_seed + 5);
+    for (std::size_t k = 0; k < 4000; ++k) {
+        const int op = static_cast<int>(k % 4);
+        const std::size_t rank = pick(rng, 1, 6);
+        const std::uint32_t width = pick(rng, 0, 3);
+        INFO("case " << k << " op " << op << " rank code " << rank << " width code " << width);
+        switch (width) {
+        case 0: random_view_case_of_rank<std::uint8_t>(rng, op, rank); break;
+        case 1: random_view_case_of_rank<std::uint16_t>(rng, op, rank); break;
+        case 2: random_view_case_of_rank<std::uint32_t>(rng, op, rank); break;
+        default: random_view_case_of_rank<std::uint64_t>(rng, op, rank); break;
+        }
+    }
+}
