@@ -276,3 +276,12 @@ inline std::string compare_report::to_string() const {
 }
 
 } // namespace dmlref
+
+/// A compare_report prints as its to_string().
+template <>
+struct fmt::formatter<dmlref::compare_report> : fmt::formatter<fmt::string_view> {
+    template <class Context> auto format(const dmlref::compare_report& report, Context& ctx) const {
+        const std::string text = report.to_string();
+        return fmt::formatter<fmt::string_view>::format(fmt::string_view(text), ctx);
+    }
+};
