@@ -1,0 +1,276 @@
+#pragma once
+/// \file compare.hpp
+/// Bit-exact comparison of two tensors, and a report that says where they differ: the first
+/// mismatches (coordinates, both values, both bit patterns), per axis the coordinate ranges that
+/// hold mismatches, and, given the operator that produced the tensor, the regions of its output
+/// (padding borders and interior, block offsets of depth/space, window edges of a slice).
+///
+///   auto report = dmlref::compare(dmlref::data_type::float32, sizes, expected_bytes, actual_bytes,
+///                                 {}, &desc);
+///   if (!report.equal()) std::cout << report.to_string();
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "data_type.hpp"
+#include "error.hpp"
+#include "format.hpp"
+#include "operator.hpp"
+#include "strided_view.hpp"
+
+namespace dmlref {
+
+struct compare_options {
+    bool nan_equal = false;      ///< any NaN equals any NaN (else NaNs compare by their bits too)
+    std::size_t max_listed = 10; ///< how many mismatches the report lists
+};
+
+struct mismatch {
+    std::vector<std::uint32_t> coordinates;
+    std::uint64_t expected_bits = 0;
+    std::uint64_t actual_bits = 0;
+};
+
+/// One region of an operator's output and how many of its elements differ.
+struct region_count {
+    std::string region;
+    std::uint64_t mismatches = 0;
+    std::uint64_t elements = 0;
+};
+
+struct compare_report {
+    data_type type = data_type::unknown;
+    std::vector<std::uint32_t> sizes;
+    std::uint64_t element_count = 0;
+    std::uint64_t mismatch_count = 0;
+    std::vector<mismatch> first;                                          ///< in row-major order
+    std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> axis_ranges; ///< per axis, [first, last] runs
+    std::string op;                                                       ///< operator the regions belong to
+    std::vector<region_count> regions;                                    ///< most mismatches first
+
+    bool equal() const noexcept { return mismatch_count == 0; }
+    std::string to_string() const;
+};
+
+namespace detail {
+
+inline bool is_nan_bits(data_type type, std::uint64_t bits) noexcept {
+    switch (type) {
+    case data_type::float16: return (bits & 0x7c00u) == 0x7c00u && (bits & 0x03ffu) != 0;
+    case data_type::float32: return (bits & 0x7f80'0000u) == 0x7f80'0000u && (bits & 0x007f'ffffu) != 0;
+    case data_type::float64:
+        return (bits & 0x7ff0'0000'0000'0000u) == 0x7ff0'0000'0000'0000u && (bits & 0x000f'ffff'ffff'ffffu) != 0;
+    default: return false;
+    }
+}
+
+/// Sorts output coordinates into the regions of the operator that wrote them. A region is a small
+/// id; `name(id)` spells it out.
+class region_map {
+public:
+    explicit region_map(const operator_desc& desc) {
+        std::visit([&](const auto& d) { setup(d); }, desc);
+    }
+    std::uint32_t id(std::span<const std::uint32_t> c) const {
+        switch (kind_) {
+        case kind::borders: { // base 3 per axis: 0 inside, 1 before, 2 after
+            std::uint32_t id = 0;
+            for (std::size_t k = 0; k < c.size(); ++k) {
+                const std::uint32_t where = c[k] < low_[k] ? 1u : c[k] >= high_[k] ? 2u : 0u;
+                id = id * 3 + where;
+            }
+            return id;
+        }
+        case kind::spatial_block: return (c[2] % block_) * block_ + c[3] % block_;
+        case kind::channel_block:
+            // DEPTH_COLUMN_ROW: channel = (bh * B + bw) * C + c; COLUMN_ROW_DEPTH: channel = c * B * B + bh * B + bw.
+            return column_row_depth_ ? c[1] % (block_ * block_) : c[1] / channels_;
+        }
+        return 0;
+    }
+    std::string name(std::uint32_t id) const {
+        if (kind_ != kind::borders) return fmt::format("block offset ({}, {})", id / block_, id % block_);
+        std::string text;
+        for (std::size_t k = low_.size(); k-- > 0; id /= 3)
+            if (id % 3 != 0)
+                text = fmt::format(fmt::runtime(id % 3 == 1 ? low_name_ : high_name_), k) + (text.empty() ? "" : ", ") + text;
+        return text.empty() ? std::string(interior_) : text;
+    }
+
+private:
+    enum class kind { borders, spatial_block, channel_block };
+
+    template <class D> void setup(const D& d) {
+        if constexpr (std::is_same_v<D, padding_desc> || std::is_same_v<D, padding1_desc>) {
+            for (std::size_t k = 0; k < d.start_padding.size(); ++k) {
+                low_.push_back(d.start_padding[k]);
+                high_.push_back(d.start_padding[k] + d.input_tensor.sizes[k]);
+            }
+            low_name_ = "start padding of axis {}";
+            high_name_ = "end padding of axis {}";
+            interior_ = "interior (copied from the input)";
+        } else if constexpr (std::is_same_v<D, slice_desc> || std::is_same_v<D, slice1_desc>) {
+            // The first and last step of the window along each axis: where off-by-one errors land.
+            // An axis of size 1 has no edge to get wrong.
+            for (std::uint32_t s : d.output_tensor.sizes) {
+                low_.push_back(s > 1 ? 1 : 0);
+                high_.push_back(s > 1 ? s - 1 : s);
+            }
+            low_name_ = "first window step on axis {}";
+            high_name_ = "last window step on axis {}";
+            interior_ = "window interior";
+        } else {
+            kind_ = direction_of<D>() == depth_space_direction::depth_to_space ? kind::spatial_block : kind::channel_block;
+            block_ = d.block_size;
+            column_row_depth_ = order_of(d) == depth_space_order::column_row_depth;
+            channels_ = d.input_tensor.sizes[1];
+        }
+    }
+
+    kind kind_ = kind::borders;
+    std::vector<std::uint32_t> low_, high_;
+    std::string_view low_name_, high_name_, interior_;
+    std::uint32_t block_ = 1, channels_ = 1;
+    bool column_row_depth_ = false;
+};
+
+} // namespace detail
+
+/// Compares two packed row-major tensors of `sizes` bit for bit. `op`, when given, is the
+/// operator whose output these are (its OutputTensor.Sizes must equal `sizes`): the report then
+/// counts mismatches per region of that output. Throws validation_error when a buffer's length
+/// does not match `sizes`.
+inline compare_report compare(data_type type, std::span<const std::uint32_t> sizes, std::span<const std::byte> expected,
+                              std::span<const std::byte> actual, compare_options options = {},
+                              const operator_desc* op = nullptr) {
+    const std::size_t width = element_size(type);
+    if (width == 0) throw validation_error(fmt::format("compare: data type {} has no byte size", to_string(type)));
+    const std::uint64_t count = element_count(sizes);
+    for (auto [name, buffer] : {std::pair{"expected", expected}, std::pair{"actual", actual}})
+        if (count > UINT64_MAX / width || buffer.size() != count * width)
+            throw validation_error(fmt::format("compare: the {} buffer has {} bytes; {} elements of {} need {}", name,
+                                               buffer.size(), count, to_string(type), count * width));
+    if (op) {
+        const auto out = std::visit([](const auto& d) { return d.output_tensor.sizes; }, *op);
+        if (!std::equal(out.begin(), out.end(), sizes.begin(), sizes.end()))
+            throw validation_error(fmt::format("compare: the sizes {} differ from {}'s OutputTensor.Sizes {}",
+                                               fmt::join(sizes, ","), dmlref::to_string(type_of(*op)), fmt::join(out, ",")));
+        if (auto why = validate(*op)) throw validation_error("compare: " + *why);
+    }
+
+    compare_report r;
+    r.type = type;
+    r.sizes.assign(sizes.begin(), sizes.end());
+    r.element_count = count;
+    std::vector<std::vector<bool>> hit(sizes.size());
+    for (std::size_t k = 0; k < sizes.size(); ++k) hit[k].assign(sizes[k], false);
+    std::optional<detail::region_map> regions;
+    std::map<std::uint32_t, std::pair<std::uint64_t, std::uint64_t>> per_region; // id -> (mismatches, elements)
+    if (op) {
+        regions.emplace(*op);
+        r.op = dmlref::to_string(type_of(*op));
+    }
+
+    std::vector<std::uint32_t> c(sizes.size(), 0);
+    for (std::uint64_t i = 0; i < count; ++i) {
+        std::uint64_t e = 0, a = 0;
+        std::memcpy(&e, expected.data() + i * width, width);
+        std::memcpy(&a, actual.data() + i * width, width);
+        const bool differs = e != a && !(options.nan_equal && detail::is_nan_bits(type, e) && detail::is_nan_bits(type, a));
+        if (differs) {
+            ++r.mismatch_count;
+            if (r.first.size() < options.max_listed) r.first.push_back({c, e, a});
+            for (std::size_t k = 0; k < c.size(); ++k) hit[k][c[k]] = true;
+        }
+        if (regions) {
+            auto& [m, n] = per_region[regions->id(c)];
+            m += differs;
+            ++n;
+        }
+        for (std::size_t k = c.size(); k-- > 0;) { // next row-major coordinate
+            if (++c[k] < sizes[k]) break;
+            c[k] = 0;
+        }
+    }
+    for (const auto& axis : hit) {
+        auto& ranges = r.axis_ranges.emplace_back();
+        for (std::uint32_t j = 0; j < axis.size(); ++j) {
+            if (!axis[j]) continue;
+            if (!ranges.empty() && ranges.back().second + 1 == j)
+                ranges.back().second = j;
+            else
+                ranges.push_back({j, j});
+        }
+    }
+    for (const auto& [id, counts] : per_region) r.regions.push_back({regions->name(id), counts.first, counts.second});
+    std::stable_sort(r.regions.begin(), r.regions.end(),
+                     [](const region_count& x, const region_count& y) { return x.mismatches > y.mismatches; });
+    return r;
+}
+
+/// Compares two views of the same extents element by element (any strides), bit for bit.
+template <class T, std::size_t Rank>
+compare_report compare(strided_view<const T, Rank> expected, strided_view<const T, Rank> actual,
+                       compare_options options = {}, const operator_desc* op = nullptr) {
+    if (expected.extents() != actual.extents())
+        throw validation_error(fmt::format("compare: the extents {} and {} differ", fmt::join(expected.extents(), ","),
+                                           fmt::join(actual.extents(), ",")));
+    std::vector<std::uint32_t> sizes;
+    for (auto e : expected.extents()) sizes.push_back(static_cast<std::uint32_t>(e));
+    const auto packed = [&](strided_view<const T, Rank> v) {
+        std::vector<std::byte> bytes(static_cast<std::size_t>(v.size()) * sizeof(T));
+        std::size_t i = 0;
+        index_array<Rank> index{};
+        for (std::ptrdiff_t n = 0; n < v.size(); ++n, i += sizeof(T)) {
+            std::memcpy(bytes.data() + i, &v[index], sizeof(T));
+            for (std::size_t k = Rank; k-- > 0;) {
+                if (++index[k] < v.extent(k)) break;
+                index[k] = 0;
+            }
+        }
+        return bytes;
+    };
+    return compare(data_type_of<T>(), sizes, packed(expected), packed(actual), options, op);
+}
+
+inline std::string compare_report::to_string() const {
+    const std::size_t width = element_size(type);
+    std::string out = fmt::format("{} tensor of sizes {{{}}}: ", dmlref::to_string(type), fmt::join(sizes, ", "));
+    if (equal()) return out + fmt::format("all {} elements are bit-identical", element_count);
+    out += fmt::format("{} of {} elements differ\n", mismatch_count, element_count);
+    out += fmt::format("first {} mismatches, [coordinates] expected (bits) vs actual (bits):\n", first.size());
+    auto value = [&](std::uint64_t bits) {
+        std::byte bytes[8];
+        std::memcpy(bytes, &bits, 8);
+        return fmt::format("{} (0x{:0{}x})", format_element(type, bytes), bits, width * 2);
+    };
+    for (const mismatch& m : first)
+        out += fmt::format("  [{}] {} vs {}\n", fmt::join(m.coordinates, ", "), value(m.expected_bits), value(m.actual_bits));
+    out += "mismatches lie at, per axis (coordinate ranges):\n";
+    for (std::size_t k = 0; k < axis_ranges.size(); ++k) {
+        std::vector<std::string> runs;
+        for (auto [a, b] : axis_ranges[k]) runs.push_back(a == b ? fmt::format("{}", a) : fmt::format("{}..{}", a, b));
+        const bool whole = axis_ranges[k].size() == 1 && axis_ranges[k][0] == std::pair<std::uint32_t, std::uint32_t>{0, sizes[k] - 1};
+        out += fmt::format("  axis {} (size {}): {}{}\n", k, sizes[k], fmt::join(runs, ", "), whole ? " (all)" : "");
+    }
+    if (!regions.empty()) {
+        out += fmt::format("by region of the {} output:\n", op);
+        for (const region_count& g : regions)
+            out += fmt::format("  {}: {} of {} elements differ{}\n", g.region, g.mismatches, g.elements,
+                               g.mismatches == 0 ? "" : g.mismatches == g.elements ? " (all)" : "");
+    }
+    return out;
+}
+
+} // namespace dmlref

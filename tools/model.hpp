@@ -1,0 +1,100 @@
+#pragma once
+/// \file model.hpp
+/// DxDispatch model files (JSON: resources, dispatchables, commands) run on the reference.
+///
+///   auto m = dmlref::model::load("models/dml_slice.json");   // parses and validates everything
+///   dmlref::model::run(m, {.log = &std::cout});               // dispatch, print, writeFile
+///
+/// The whole file is parsed and checked (every desc against its bound buffers, at the chosen
+/// feature level) before anything runs; every problem is a model_error whose message starts with
+/// the file and the JSON path of the field, then the value.
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <ostream>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <dmlref/operator.hpp>
+
+namespace dmlref::model {
+
+/// A model file that cannot be run: bad JSON, an unknown field or value, a binding that does not fit.
+class model_error : public validation_error {
+public:
+    using validation_error::validation_error;
+};
+
+/// Buffers start on 64 KiB, as D3D12 places buffers, so GuaranteedBaseOffsetAlignment holds.
+inline constexpr std::size_t resource_alignment = 65536;
+
+/// A buffer resource: its initial contents, then whatever the dispatches write.
+struct resource {
+    std::string name;
+    data_type type = data_type::unknown;        ///< initialValuesDataType (or the .npy's dtype)
+    std::uint64_t size_in_bytes = 0;            ///< the buffer's size (sizeInBytes, else rounded up to 4)
+    std::uint64_t value_bytes = 0;              ///< bytes print/writeFile show: the initial values, or sizeInBytes
+    std::shared_ptr<std::byte[]> storage;       ///< size_in_bytes bytes, aligned to resource_alignment
+
+    std::span<std::byte> bytes() const noexcept { return {storage.get(), static_cast<std::size_t>(size_in_bytes)}; }
+};
+
+struct dispatchable {
+    std::string name;
+    operator_desc desc;
+};
+
+struct dispatch_command {
+    std::string dispatchable;
+    std::string input;  ///< resource bound to InputTensor
+    std::string output; ///< resource bound to OutputTensor
+};
+struct print_command {
+    std::string resource;
+    bool verbose = false;
+};
+struct write_file_command {
+    std::string resource;
+    std::filesystem::path target;           ///< resolved against the model's folder
+    std::vector<std::uint64_t> dimensions;  ///< the .npy's shape; empty = 1-D
+};
+using command = std::variant<dispatch_command, print_command, write_file_command>;
+
+struct model {
+    std::filesystem::path file;
+    std::map<std::string, resource, std::less<>> resources;
+    std::map<std::string, dispatchable, std::less<>> dispatchables;
+    std::vector<command> commands;
+};
+
+/// Parses a model from JSON text; relative paths resolve against `folder`; `name` prefixes messages.
+model parse(std::string_view json_text, const std::filesystem::path& folder, std::string_view name,
+            feature_level level = newest_feature_level);
+
+/// Reads and parses a model file.
+model load(const std::filesystem::path& file, feature_level level = newest_feature_level);
+
+/// Runs one operator from an input buffer into an output buffer (the CPU reference by default).
+using executor = std::function<void(const operator_desc&, std::span<const std::byte>, std::span<std::byte>)>;
+
+struct run_options {
+    executor execute;                      ///< empty: dmlref::execute at `level`
+    std::ostream* log = nullptr;           ///< where print and writeFile report, as DxDispatch does
+    feature_level level = newest_feature_level;
+};
+
+/// Runs the commands in order. writeFile goes through a temporary file and a rename.
+void run(model& m, const run_options& options = {});
+
+/// The values of a resource as DxDispatch's print shows them: "1, 2, 3", or one line per element
+/// with its index and bits when verbose.
+std::string format_values(const resource& r, bool verbose);
+
+} // namespace dmlref::model
