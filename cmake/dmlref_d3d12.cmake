@@ -50,3 +50,13 @@ if(DMLREF_HAVE_D3D12)
   target_include_directories(dmlref_d3d12 INTERFACE "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>")
   message(STATUS "dmlref: D3D12 backend enabled (target dmlref::d3d12)")
 endif()
+
+# dmlref_strict for targets that call D3D12: UBSan's vptr check must stay off there, because
+# vkd3d's interfaces are C structs with a function table, not C++ objects with RTTI (every COM
+# call would be reported as a "member call on an object of invalid vptr").
+function(dmlref_d3d12_strict target)
+  dmlref_strict(${target})
+  if(DMLREF_SANITIZE AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+    target_compile_options(${target} PRIVATE -fno-sanitize=vptr)
+  endif()
+endfunction()

@@ -148,8 +148,7 @@ public:
         for (const auto& [field, buffer, need] :
              {std::tuple{"InputTensor", input, tensor_of(desc, true).total_tensor_size_in_bytes},
               std::tuple{"OutputTensor", output, tensor_of(desc, false).total_tensor_size_in_bytes}}) {
-            D3D12_RESOURCE_DESC rd;
-            buffer->GetDesc(&rd);
+            const D3D12_RESOURCE_DESC rd = buffer->GetDesc();
             if (rd.Dimension != D3D12_RESOURCE_DIMENSION_BUFFER || rd.Width < round_up(need))
                 throw validation_error(fmt::format("{}: the D3D12 resource bound to {} has {} bytes; it must be a "
                                                    "buffer of at least TotalTensorSizeInBytes rounded up to 4 = {}",
@@ -247,9 +246,7 @@ private:
             check_hresult(device_->CreateCommandQueue(&qd, platform::iid_command_queue, queue_.put_void()),
                           "ID3D12Device::CreateCommandQueue");
         }
-        D3D12_COMMAND_QUEUE_DESC qd;
-        queue_->GetDesc(&qd);
-        list_type_ = qd.Type;
+        list_type_ = queue_->GetDesc().Type;
         check_hresult(device_->CreateCommandAllocator(list_type_, platform::iid_command_allocator, allocator_.put_void()),
                       "ID3D12Device::CreateCommandAllocator");
         check_hresult(device_->CreateCommandList(0, list_type_, allocator_.get(), nullptr,
