@@ -95,6 +95,11 @@ public:
         init(queue);
     }
 
+    context(const context&) = delete;
+    context& operator=(const context&) = delete;
+    context(context&&) noexcept = default;
+    context& operator=(context&&) noexcept = default;
+
     ID3D12Device* device() const noexcept { return device_.get(); }
     ID3D12CommandQueue* queue() const noexcept { return queue_.get(); }
     const context_options& options() const noexcept { return options_; }
