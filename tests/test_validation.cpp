@@ -201,7 +201,10 @@ TEST_CASE("more than 2^32 - 1 elements are rejected", "[validation]") {
     buffer_tensor_desc big{data_type::uint8, tensor_flags::none, {65536, 65536}, {}, 1ull << 33, 0};
     auto small = packed(data_type::uint8, {1, 1});
     expect_rejected(slice1_desc{big, small, {0, 0}, {1, 1}, {1, 1}},
-                    {"SLICE1: InputTensor has 4294967296 elements", "at most 4294967295 (2^32 - 1)"});
+                    {"SLICE1: InputTensor.Sizes {65536, 65536} hold 4294967296 elements", "at most 4294967295 (2^32 - 1)"});
+    buffer_tensor_desc huge{data_type::uint8, tensor_flags::none, {65536, 65536, 65536, 65536, 65536}, {}, 1ull << 33, 0};
+    expect_rejected(slice1_desc{huge, small, {0, 0, 0, 0, 0}, {1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}},
+                    {"InputTensor.Sizes {65536, 65536, 65536, 65536, 65536} hold more than 2^64 elements"});
     buffer_tensor_desc largest{data_type::uint8, tensor_flags::none, {65535, 65537}, {}, 1ull << 33, 0};
     expect_valid(slice1_desc{largest, small, {0, 0}, {1, 1}, {1, 1}});
 }

@@ -633,3 +633,105 @@ void run(model& m, const run_options& options) {
 }
 
 } // namespace dmlref::model
+
+namespace dmlref::model {
+namespace {
+
+json float_json(double v) {
+    if (std::isnan(v)) return "NaN";
+    if (std::isinf(v)) return v > 0 ? "Inf" : "-Inf";
+    return v;
+}
+
+json tensor_json(const buffer_tensor_desc& t) {
+    json j = {{"DataType", to_string(t.data_type)}, {"Sizes", t.sizes}};
+    if (t.strides) j["Strides"] = *t.strides;
+    if (t.flags != tensor_flags::none) j["Flags"] = to_string(t.flags);
+    j["TotalTensorSizeInBytes"] = t.total_tensor_size_in_bytes;
+    if (t.guaranteed_base_offset_alignment != 0) j["GuaranteedBaseOffsetAlignment"] = t.guaranteed_base_offset_alignment;
+    return j;
+}
+
+/// DML_SCALAR_UNION in DxDispatch's member form for the element type.
+json scalar_json(data_type type, const scalar_union& u) {
+    const std::string member(union_member(type).first);
+    switch (type) {
+    case data_type::float16: return {{member, u.as<std::uint16_t>()}};
+    case data_type::float32: return {{member, float_json(u.as<float>())}};
+    case data_type::float64: return {{member, float_json(u.as<double>())}};
+    case data_type::uint8: return {{member, u.as<std::uint8_t>()}};
+    case data_type::int8: return {{member, u.as<std::int8_t>()}};
+    case data_type::uint16: return {{member, u.as<std::uint16_t>()}};
+    case data_type::int16: return {{member, u.as<std::int16_t>()}};
+    case data_type::uint32: return {{member, u.as<std::uint32_t>()}};
+    case data_type::int32: return {{member, u.as<std::int32_t>()}};
+    case data_type::uint64: return {{member, u.as<std::uint64_t>()}};
+    case data_type::int64: return {{member, u.as<std::int64_t>()}};
+    default: return {{"Bytes", u.bytes}};
+    }
+}
+
+json desc_json(const operator_desc& desc) {
+    return std::visit(
+        [](const auto& d) {
+            using D = std::remove_cvref_t<decltype(d)>;
+            json j = {{"InputTensor", tensor_json(d.input_tensor)}, {"OutputTensor", tensor_json(d.output_tensor)}};
+            if constexpr (requires { d.block_size; }) j["BlockSize"] = d.block_size;
+            if constexpr (requires { d.order; }) j["Order"] = to_string(d.order);
+            if constexpr (std::is_same_v<D, slice_desc>) {
+                j["DimensionCount"] = d.offsets.size();
+                j["Offsets"] = d.offsets;
+                j["Sizes"] = d.sizes;
+                j["Strides"] = d.strides;
+            }
+            if constexpr (std::is_same_v<D, slice1_desc>) {
+                j["DimensionCount"] = d.input_window_offsets.size();
+                j["InputWindowOffsets"] = d.input_window_offsets;
+                j["InputWindowSizes"] = d.input_window_sizes;
+                j["InputWindowStrides"] = d.input_window_strides;
+            }
+            if constexpr (requires { d.padding_mode; }) {
+                j["PaddingMode"] = to_string(d.padding_mode);
+                if constexpr (std::is_same_v<D, padding_desc>) {
+                    j["PaddingValue"] = float_json(d.padding_value);
+                } else {
+                    j["PaddingValueDataType"] = to_string(d.padding_value_data_type);
+                    j["PaddingValue"] = scalar_json(d.padding_value_data_type, d.padding_value);
+                }
+                j["DimensionCount"] = d.start_padding.size();
+                j["StartPadding"] = d.start_padding;
+                j["EndPadding"] = d.end_padding;
+            }
+            return j;
+        },
+        desc);
+}
+
+} // namespace
+
+std::uint64_t buffer_elements(const buffer_tensor_desc& t) {
+    if (!t.strides) return element_count(t.sizes);
+    std::uint64_t last = 0;
+    for (std::size_t i = 0; i < t.sizes.size(); ++i) {
+        if (t.sizes[i] == 0) return 0;
+        last += std::uint64_t{t.sizes[i] - 1} * (*t.strides)[i];
+    }
+    return last + 1;
+}
+
+std::string single_operator_model(const operator_desc& desc, std::uint64_t output_values, std::string_view input_path,
+                                  std::string_view output_path) {
+    const data_type out_type = std::visit([](const auto& d) { return d.output_tensor.data_type; }, desc);
+    const json model = {
+        {"resources",
+         {{"input", {{"initialValues", {{"sourcePath", input_path}}}}},
+          {"output",
+           {{"initialValuesDataType", to_string(out_type)}, {"initialValues", {{"valueCount", output_values}, {"value", 0}}}}}}},
+        {"dispatchables", {{"op", {{"type", "DML_OPERATOR_" + std::string(to_string(type_of(desc)))}, {"desc", desc_json(desc)}}}}},
+        {"commands",
+         json::array({{{"type", "dispatch"}, {"dispatchable", "op"}, {"bindings", {{"InputTensor", "input"}, {"OutputTensor", "output"}}}},
+                      {{"type", "writeFile"}, {"targetPath", output_path}, {"resource", "output"}}})}};
+    return model.dump(1) + "\n";
+}
+
+} // namespace dmlref::model

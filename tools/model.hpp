@@ -97,4 +97,15 @@ void run(model& m, const run_options& options = {});
 /// with its index and bits when verbose.
 std::string format_values(const resource& r, bool verbose);
 
+/// The JSON of a model that runs `desc` once, as DxDispatch spells it: resource "input" initialised
+/// from `input_path` (.npy), resource "output" holding `output_values` zeros, one dispatch, then
+/// writeFile of "output" to `output_path`. Padding values use DxDispatch's member forms
+/// ({"UInt16": bits} for FLOAT16; "NaN"/"Inf" for non-finite floats, NaN payloads become the
+/// canonical quiet NaN), so the file runs on DxDispatch too.
+std::string single_operator_model(const operator_desc& desc, std::uint64_t output_values, std::string_view input_path,
+                                  std::string_view output_path);
+
+/// The number of elements a buffer for `tensor` holds: the index of its last element plus one.
+std::uint64_t buffer_elements(const buffer_tensor_desc& tensor);
+
 } // namespace dmlref::model

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "data_type.hpp"
 #include "error.hpp"
@@ -75,37 +76,36 @@ inline bool is_nan_bits(data_type type, std::uint64_t bits) noexcept {
     }
 }
 
-/// Sorts output coordinates into the regions of the operator that wrote them. A region is a small
-/// id; `name(id)` spells it out.
+/// Sorts output coordinates into the regions of the operator that wrote them: each border (start
+/// or end of an axis; an element in a corner lies in two), the interior, or a block offset. A
+/// region is a small id; `name(id)` spells it out.
 class region_map {
 public:
     explicit region_map(const operator_desc& desc) {
         std::visit([&](const auto& d) { setup(d); }, desc);
     }
-    std::uint32_t id(std::span<const std::uint32_t> c) const {
+    /// Calls `visit(id)` for every region that holds the element at `c`.
+    template <class Visit> void regions_of(std::span<const std::uint32_t> c, Visit&& visit) const {
         switch (kind_) {
-        case kind::borders: { // base 3 per axis: 0 inside, 1 before, 2 after
-            std::uint32_t id = 0;
-            for (std::size_t k = 0; k < c.size(); ++k) {
-                const std::uint32_t where = c[k] < low_[k] ? 1u : c[k] >= high_[k] ? 2u : 0u;
-                id = id * 3 + where;
+        case kind::borders: { // id 0: interior; 1 + 2k: start of axis k; 2 + 2k: end of axis k
+            bool border = false;
+            for (std::uint32_t k = 0; k < c.size(); ++k) {
+                if (c[k] < low_[k]) visit(1 + 2 * k), border = true;
+                if (c[k] >= high_[k]) visit(2 + 2 * k), border = true;
             }
-            return id;
+            if (!border) visit(0u);
+            return;
         }
-        case kind::spatial_block: return (c[2] % block_) * block_ + c[3] % block_;
+        case kind::spatial_block: return visit((c[2] % block_) * block_ + c[3] % block_);
         case kind::channel_block:
             // DEPTH_COLUMN_ROW: channel = (bh * B + bw) * C + c; COLUMN_ROW_DEPTH: channel = c * B * B + bh * B + bw.
-            return column_row_depth_ ? c[1] % (block_ * block_) : c[1] / channels_;
+            return visit(column_row_depth_ ? c[1] % (block_ * block_) : c[1] / channels_);
         }
-        return 0;
     }
     std::string name(std::uint32_t id) const {
         if (kind_ != kind::borders) return fmt::format("block offset ({}, {})", id / block_, id % block_);
-        std::string text;
-        for (std::size_t k = low_.size(); k-- > 0; id /= 3)
-            if (id % 3 != 0)
-                text = fmt::format(fmt::runtime(id % 3 == 1 ? low_name_ : high_name_), k) + (text.empty() ? "" : ", ") + text;
-        return text.empty() ? std::string(interior_) : text;
+        if (id == 0) return std::string(interior_);
+        return fmt::format(fmt::runtime(id % 2 == 1 ? low_name_ : high_name_), (id - 1) / 2);
     }
 
 private:
@@ -194,9 +194,11 @@ inline compare_report compare(data_type type, std::span<const std::uint32_t> siz
             for (std::size_t k = 0; k < c.size(); ++k) hit[k][c[k]] = true;
         }
         if (regions) {
-            auto& [m, n] = per_region[regions->id(c)];
-            m += differs;
-            ++n;
+            regions->regions_of(c, [&](std::uint32_t id) {
+                auto& [m, n] = per_region[id];
+                m += differs;
+                ++n;
+            });
         }
         for (std::size_t k = c.size(); k-- > 0;) { // next row-major coordinate
             if (++c[k] < sizes[k]) break;
@@ -274,3 +276,12 @@ inline std::string compare_report::to_string() const {
 }
 
 } // namespace dmlref
+
+/// A compare_report prints as its to_string().
+template <>
+struct fmt::formatter<dmlref::compare_report> : fmt::formatter<fmt::string_view> {
+    template <class Context> auto format(const dmlref::compare_report& report, Context& ctx) const {
+        const std::string text = report.to_string();
+        return fmt::formatter<fmt::string_view>::format(fmt::string_view(text), ctx);
+    }
+};

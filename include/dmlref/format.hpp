@@ -1,7 +1,11 @@
 #pragma once
 /// \file format.hpp
-/// Printing: tensors in the nested-bracket format of DirectML's pages, elided like numpy's for
-/// large tensors, and fmt formatters for dmlref's enums. Opt-in: not part of dmlref.hpp.
+/// Printing: tensors and views in the nested-bracket format of DirectML's pages, elided like
+/// numpy's for large tensors, and fmt formatters for dmlref's enums, tensor descs, operator descs
+/// (with DirectML's field names), views and tensors. Opt-in: not part of dmlref.hpp.
+///
+///   fmt::print("{}\n", desc);          // SLICE1 {InputTensor: {DataType: FLOAT32, Sizes: {1, 4}}, ...}
+///   fmt::print("{}\n", view);          // [[1, 2],\n [3, 4]]
 
 #include <cstddef>
 #include <cstdint>
@@ -11,9 +15,11 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "data_type.hpp"
 #include "operator.hpp"
+#include "strided_view.hpp"
 
 namespace dmlref {
 
@@ -85,6 +91,83 @@ inline std::string format_tensor(data_type type, std::span<const std::uint32_t> 
     return out;
 }
 
+/// A view of any strides in the nested-bracket format (float16 as a number).
+template <class T, std::size_t Rank>
+std::string format_view(strided_view<const T, Rank> view, print_options options = {}) {
+    std::vector<std::byte> packed(static_cast<std::size_t>(view.size()) * sizeof(T));
+    index_array<Rank> index{};
+    for (std::size_t i = 0; i < packed.size(); i += sizeof(T)) {
+        std::memcpy(packed.data() + i, &view[index], sizeof(T));
+        for (std::size_t k = Rank; k-- > 0;) {
+            if (++index[k] < view.extent(k)) break;
+            index[k] = 0;
+        }
+    }
+    std::vector<std::uint32_t> sizes;
+    for (auto e : view.extents()) sizes.push_back(static_cast<std::uint32_t>(e));
+    return format_tensor(data_type_of<T>(), sizes, packed, options);
+}
+
+/// DML_BUFFER_TENSOR_DESC with DirectML's field names; defaults (packed strides, no flags, zero
+/// alignment) are left out: `{DataType: FLOAT32, Sizes: {1, 4}, TotalTensorSizeInBytes: 16}`.
+inline std::string to_string(const buffer_tensor_desc& t) {
+    std::string text = fmt::format("{{DataType: {}, Sizes: {{{}}}", to_string(t.data_type), fmt::join(t.sizes, ", "));
+    if (t.strides) text += fmt::format(", Strides: {{{}}}", fmt::join(*t.strides, ", "));
+    if (t.flags != tensor_flags::none) text += fmt::format(", Flags: {}", to_string(t.flags));
+    text += fmt::format(", TotalTensorSizeInBytes: {}", t.total_tensor_size_in_bytes);
+    if (t.guaranteed_base_offset_alignment != 0)
+        text += fmt::format(", GuaranteedBaseOffsetAlignment: {}", t.guaranteed_base_offset_alignment);
+    return text + "}";
+}
+
+/// An operator desc with DirectML's names: `SLICE1 {InputTensor: {...}, OutputTensor: {...},
+/// InputWindowOffsets: {0, 1}, InputWindowSizes: {2, 3}, InputWindowStrides: {1, -2}}`.
+inline std::string to_string(const operator_desc& desc) {
+    return std::visit(
+        [](const auto& d) {
+            using D = std::remove_cvref_t<decltype(d)>;
+            std::string text = fmt::format("{} {{InputTensor: {}, OutputTensor: {}", to_string(D::type),
+                                           to_string(d.input_tensor), to_string(d.output_tensor));
+            if constexpr (requires { d.block_size; }) text += fmt::format(", BlockSize: {}", d.block_size);
+            if constexpr (requires { d.order; }) text += fmt::format(", Order: {}", to_string(d.order));
+            if constexpr (std::is_same_v<D, slice_desc>)
+                text += fmt::format(", Offsets: {{{}}}, Sizes: {{{}}}, Strides: {{{}}}", fmt::join(d.offsets, ", "),
+                                    fmt::join(d.sizes, ", "), fmt::join(d.strides, ", "));
+            if constexpr (std::is_same_v<D, slice1_desc>)
+                text += fmt::format(", InputWindowOffsets: {{{}}}, InputWindowSizes: {{{}}}, InputWindowStrides: {{{}}}",
+                                    fmt::join(d.input_window_offsets, ", "), fmt::join(d.input_window_sizes, ", "),
+                                    fmt::join(d.input_window_strides, ", "));
+            if constexpr (requires { d.padding_mode; }) {
+                text += fmt::format(", PaddingMode: {}", to_string(d.padding_mode));
+                if constexpr (std::is_same_v<D, padding_desc>) {
+                    text += fmt::format(", PaddingValue: {}", d.padding_value);
+                } else {
+                    const std::size_t width = element_size(d.padding_value_data_type);
+                    std::uint64_t bits = 0;
+                    std::memcpy(&bits, d.padding_value.bytes.data(), width == 0 ? 8 : width);
+                    text += fmt::format(", PaddingValueDataType: {}, PaddingValue: {} (0x{:0{}x})",
+                                        to_string(d.padding_value_data_type),
+                                        width == 0 ? std::string("?")
+                                                   : format_element(d.padding_value_data_type,
+                                                                    reinterpret_cast<const std::byte*>(d.padding_value.bytes.data())),
+                                        bits, (width == 0 ? 8 : width) * 2);
+                }
+                text += fmt::format(", StartPadding: {{{}}}, EndPadding: {{{}}}", fmt::join(d.start_padding, ", "),
+                                    fmt::join(d.end_padding, ", "));
+            }
+            return text + "}";
+        },
+        desc);
+}
+
+namespace detail {
+template <class T>
+concept desc_struct = std::is_same_v<T, depth_to_space_desc> || std::is_same_v<T, depth_to_space1_desc> ||
+                      std::is_same_v<T, space_to_depth_desc> || std::is_same_v<T, space_to_depth1_desc> ||
+                      std::is_same_v<T, slice_desc> || std::is_same_v<T, slice1_desc> ||
+                      std::is_same_v<T, padding_desc> || std::is_same_v<T, padding1_desc>;
+} // namespace detail
+
 } // namespace dmlref
 
 /// fmt formatters print DirectML's names: "FLOAT32", "6_4", "REFLECTION", "COLUMN_ROW_DEPTH", "SLICE1".
@@ -96,5 +179,34 @@ struct fmt::formatter<Enum> : fmt::formatter<fmt::string_view> {
     template <class Context> auto format(Enum value, Context& ctx) const {
         const std::string_view name = dmlref::to_string(value);
         return fmt::formatter<fmt::string_view>::format(fmt::string_view(name.data(), name.size()), ctx);
+    }
+};
+
+/// Tensor descs and operator descs (any of the eight structs or the variant), with DirectML's names.
+template <class T>
+    requires(std::is_same_v<T, dmlref::buffer_tensor_desc> || std::is_same_v<T, dmlref::operator_desc> ||
+             dmlref::detail::desc_struct<T>)
+struct fmt::formatter<T> : fmt::formatter<fmt::string_view> {
+    template <class Context> auto format(const T& value, Context& ctx) const {
+        std::string text;
+        if constexpr (dmlref::detail::desc_struct<T>) text = dmlref::to_string(dmlref::operator_desc(value));
+        else text = dmlref::to_string(value);
+        return fmt::formatter<fmt::string_view>::format(fmt::string_view(text), ctx);
+    }
+};
+
+/// Views and tensors in the nested-bracket format.
+template <class T, std::size_t Rank>
+struct fmt::formatter<dmlref::strided_view<T, Rank>> : fmt::formatter<fmt::string_view> {
+    template <class Context> auto format(const dmlref::strided_view<T, Rank>& view, Context& ctx) const {
+        const std::string text = dmlref::format_view(dmlref::strided_view<const T, Rank>(view));
+        return fmt::formatter<fmt::string_view>::format(fmt::string_view(text), ctx);
+    }
+};
+template <class T, std::size_t Rank>
+struct fmt::formatter<dmlref::tensor<T, Rank>> : fmt::formatter<fmt::string_view> {
+    template <class Context> auto format(const dmlref::tensor<T, Rank>& t, Context& ctx) const {
+        const std::string text = dmlref::format_view(t.view());
+        return fmt::formatter<fmt::string_view>::format(fmt::string_view(text), ctx);
     }
 };

@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""Tests of the `dmlref` command-line tool (Python standard library only).
+
+  test_cli.py DMLREF CONFORMANCE_DIR GROUP
+
+GROUP is one of: rejections, usage, compare, roundtrip, fuzz. Every rejection asserts the exit
+status, the words of the message and that no output file was left behind.
+"""
+import json, os, random, shutil, subprocess, sys, tempfile
+
+DMLREF, CONFORMANCE, GROUP = sys.argv[1], sys.argv[2], sys.argv[3]
+failures = []
+
+
+def run(args, cwd):
+    return subprocess.run([DMLREF] + args, cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+def check(name, cond, detail=""):
+    if not cond:
+        failures.append("%s: %s" % (name, detail))
+
+
+def base_model(case="seed_padding_constant"):
+    with open(os.path.join(CONFORMANCE, case, "model.json")) as f:
+        return json.load(f)
+
+
+def scratch(case="seed_padding_constant"):
+    d = tempfile.mkdtemp(prefix="dmlref_cli_")
+    shutil.copy(os.path.join(CONFORMANCE, case, "input.npy"), d)
+    return d
+
+
+def reject(name, model, words, case="seed_padding_constant", status=1, setup=None, text=None):
+    """Runs a broken model: exit `status`, every word in the message, no output.npy left."""
+    d = scratch(case)
+    try:
+        with open(os.path.join(d, "model.json"), "w") as f:
+            f.write(text if text is not None else json.dumps(model))
+        if setup:
+            setup(d)
+        r = run(["run", "model.json"], d)
+        message = r.stderr
+        check(name + " status", r.returncode == status, "exit %d, stderr %r" % (r.returncode, message))
+        for w in words:
+            check(name + " message", w in message, "%r not in %r" % (w, message))
+        left = [f for f in os.listdir(d) if f.startswith("output")]
+        check(name + " no output", not left, "left behind: %s" % left)
+    finally:
+        shutil.rmtree(d)
+
+
+def desc(m):
+    return m["dispatchables"]["op"]["desc"]
+
+
+def rejections():
+    reject("bad JSON", None, ["model.json", "not valid JSON"], text='{"resources": {')
+    reject("not an object", None, ["expected an object"], text='[1, 2]')
+    m = base_model(); m["dispatchables"]["op"]["type"] = "DML_OPERATOR_CONVOLUTION"
+    reject("unknown op", m, ["dispatchables.op.type", "DML_OPERATOR_CONVOLUTION", "not supported by dmlref"])
+    m = base_model(); desc(m)["PaddingMode"] = "MIRROR"
+    reject("bad enum", m, ["dispatchables.op.desc.PaddingMode", "'MIRROR'", "DML_PADDING_MODE"])
+    m = base_model(); desc(m)["InputTensor"]["DataType"] = "FLOAT128"
+    reject("bad data type", m, ["InputTensor.DataType", "'FLOAT128'"])
+    m = base_model(); del desc(m)["StartPadding"]
+    reject("missing field", m, ["dispatchables.op.desc", "missing field 'StartPadding'"])
+    m = base_model(); del m["commands"]
+    reject("missing commands", m, ["missing field 'commands'"])
+    m = base_model(); desc(m)["StartPaddin"] = [0, 0, 0, 0]
+    reject("misspelt field", m, ["StartPaddin", "unknown field"])
+    m = base_model(); desc(m)["OutputTensor"]["Sizes"] = [1, 1, 8, 11]
+    reject("wrong sizes", m, ["PADDING1", "OutputTensor.Sizes[3]", "11"])
+    m = base_model(); desc(m)["StartPadding"] = [0, 0, 1]
+    reject("wrong DimensionCount", m, ["desc.DimensionCount", "is 4; StartPadding has 3 entries"])
+    del desc(m)["DimensionCount"]
+    reject("wrong array length", m, ["PADDING1", "StartPadding"])
+    m = base_model(); m["resources"]["output"]["initialValues"]["valueCount"] = 79
+    reject("buffer too small", m, ["OutputTensor", "316 bytes", "TotalTensorSizeInBytes is 320"])
+    m = base_model(); desc(m)["InputTensor"]["Sizes"] = [65536, 65536, 65536, 65536]
+    reject("element count overflow", m, ["PADDING1", "InputTensor"])
+    m = base_model(); desc(m)["InputTensor"]["Sizes"] = [1, 1, 4, 4294967296]
+    reject("size over 32 bits", m, ["InputTensor.Sizes[3]", "unsigned 32-bit"])
+    m = base_model(); desc(m)["StartPadding"] = [0, 0, -1, 2]
+    reject("negative padding", m, ["StartPadding[2]", "-1"])
+    m = base_model(); m["resources"]["input"]["initialValues"]["sourcePath"] = "missing.npy"
+    reject("missing npy", m, ["resources.input.initialValues.sourcePath", "missing.npy", "cannot open"])
+    m = base_model()
+    reject("corrupt npy", m, ["input.npy", "magic"], setup=lambda d: open(os.path.join(d, "input.npy"), "wb").write(b"garbage"))
+
+    def truncate(d):
+        p = os.path.join(d, "input.npy")
+        data = open(p, "rb").read()
+        open(p, "wb").write(data[:-3])
+    reject("truncated npy", m, ["input.npy", "bytes of data"], setup=truncate)
+    m = base_model(); m["resources"]["input"]["initialValuesDataType"] = "INT32"
+    reject("npy type mismatch", m, ["holds FLOAT32", "initialValuesDataType is INT32"])
+    m = base_model(); m["commands"][0]["bindings"]["InputTensor"] = "nothing"
+    reject("unknown resource", m, ["bindings.InputTensor", "no resource named 'nothing'"])
+    m = base_model(); m["commands"][0]["bindings"]["OutputTensor"] = "input"
+    reject("buffer too small for the output", m, ["OutputTensor 'input' (64 bytes)", "TotalTensorSizeInBytes is 320"])
+    m["resources"]["input"]["sizeInBytes"] = 320
+    reject("in-place binding", m, ["overlap", "does not run in place"])
+    m = base_model(); m["commands"][0]["dispatchable"] = "other"
+    reject("unknown dispatchable", m, ["no dispatchable named 'other'"])
+    m = base_model(); m["commands"].append({"type": "sleep"})
+    reject("unknown command", m, ["commands[2].type", "'sleep'"])
+    m = base_model(); m["resources"]["output"]["initialValues"] = "deferred"
+    reject("deferred resource", m, ["deferred", "not supported by dmlref"])
+    m = base_model(); m["resources"]["output"]["initialValues"]["value"] = "zero"
+    reject("bad constant", m, ["initialValues.value", "'NaN', 'Inf'"])
+    m = base_model(); desc(m)["PaddingValue"] = {"Int32": 9}
+    reject("wrong scalar member", m, ["PaddingValue", "Float32"])
+    m = base_model(); desc(m)["PaddingMode"] = "WRAP"
+    # The same model is fine at 6_4 but rejected when run at 5_0.
+    d = scratch()
+    try:
+        json.dump(m, open(os.path.join(d, "model.json"), "w"))
+        r = run(["run", "--feature-level", "5_0", "model.json"], d)
+        check("feature level status", r.returncode == 1 and "WRAP" in r.stderr and "6_4" in r.stderr, r.stderr)
+        check("feature level no output", not os.path.exists(os.path.join(d, "output.npy")))
+        r = run(["run", "model.json"], d)
+        check("feature level 6_4 runs", r.returncode == 0 and os.path.exists(os.path.join(d, "output.npy")), r.stderr)
+    finally:
+        shutil.rmtree(d)
+    # A model that is not there, and a folder.
+    d = tempfile.mkdtemp()
+    try:
+        r = run(["run", "nothing.json"], d)
+        check("missing model", r.returncode == 1 and "nothing.json" in r.stderr and "cannot open" in r.stderr, r.stderr)
+        r = run(["run", "."], d)
+        check("folder as model", r.returncode == 1 and "folder" in r.stderr, r.stderr)
+    finally:
+        shutil.rmtree(d)
+
+
+def usage():
+    d = tempfile.mkdtemp()
+    try:
+        for args in ([], ["frobnicate"], ["run"], ["run", "a.json", "b.json"], ["compare", "a.npy"],
+                     ["vectors"], ["vectors", "--out", "x", "--count", "many"], ["run", "--feature-level", "9_9", "m.json"],
+                     ["vectors", "--out", "x", "--ops", "conv"]):
+            r = run(args, d)
+            check("usage %s" % args, r.returncode == 2, "exit %d: %s" % (r.returncode, r.stderr))
+        check("usage leaves nothing", not os.listdir(d), str(os.listdir(d)))
+        for args in (["--help"], ["run", "--help"], ["compare", "--help"], ["vectors", "--help"]):
+            r = run(args, d)
+            check("help %s" % args, r.returncode == 0 and "Usage" in r.stdout, r.stdout + r.stderr)
+        r = run(["--version"], d)
+        check("version", r.returncode == 0 and r.stdout.startswith("dmlref "), r.stdout)
+    finally:
+        shutil.rmtree(d)
+
+
+def compare():
+    case = os.path.join(CONFORMANCE, "seed_padding_constant")
+    expected = os.path.join(case, "expected.npy")
+    d = tempfile.mkdtemp()
+    try:
+        r = run(["compare", expected, expected], d)
+        check("compare equal", r.returncode == 0 and "bit-identical" in r.stdout, r.stdout + r.stderr)
+        # Plant a fault in the start padding of axis 3 (columns 0 and 1 of the 8x10 output).
+        data = bytearray(open(expected, "rb").read())
+        header = len(data) - 80 * 4
+        for row in range(8):
+            for col in (0, 1):
+                i = header + (row * 10 + col) * 4
+                data[i + 3] ^= 0x80  # flip the sign bit
+        actual = os.path.join(d, "actual.npy")
+        open(actual, "wb").write(bytes(data))
+        r = run(["compare", expected, actual, "--op-desc", os.path.join(case, "model.json")], d)
+        check("compare differs", r.returncode == 1, "exit %d" % r.returncode)
+        check("compare report", "16 of 80 elements differ" in r.stdout and "axis 3 (size 10): 0..1" in r.stdout
+              and "start padding of axis 3: 16 of 16 elements differ (all)" in r.stdout
+              and "interior (copied from the input): 0 of 16" in r.stdout, r.stdout)
+        r = run(["compare", expected, actual, "--shape", "8,10"], d)
+        check("compare shape", r.returncode == 1 and "sizes {8, 10}" in r.stdout, r.stdout + r.stderr)
+        r = run(["compare", expected, actual, "--shape", "8,11"], d)
+        check("compare wrong shape", r.returncode == 1 and "need 352" in r.stderr, r.stdout + r.stderr)
+        r = run(["compare", expected, os.path.join(d, "missing.npy")], d)
+        check("compare missing", r.returncode == 1 and "missing.npy" in r.stderr, r.stderr)
+        r = run(["compare", expected, os.path.join(CONFORMANCE, "onnx_slice", "expected.npy")], d)
+        check("compare other tensor", r.returncode == 1, r.stdout + r.stderr)
+    finally:
+        shutil.rmtree(d)
+
+
+def roundtrip():
+    d = tempfile.mkdtemp()
+    try:
+        r = run(["vectors", "--out", "v", "--count", "520", "--seed", "2026"], d)
+        check("vectors", r.returncode == 0 and "wrote 520 models" in r.stdout, r.stdout + r.stderr)
+        cases = sorted(os.listdir(os.path.join(d, "v")))
+        check("vectors count", len(cases) == 520, str(len(cases)))
+        ops = {c.split("_", 1)[1].rsplit("_", 1)[0] for c in cases}
+        types = {c.rsplit("_", 1)[1] for c in cases}
+        check("vectors span ops", len(ops) == 8, str(ops))
+        check("vectors span types", len(types) == 11, str(types))
+        # The same seed writes the same files.
+        r = run(["vectors", "--out", "w", "--count", "20", "--seed", "2026"], d)
+        for c in sorted(os.listdir(os.path.join(d, "w"))):
+            for f in ("model.json", "input.npy", "expected.npy"):
+                same = open(os.path.join(d, "w", c, f), "rb").read() == open(os.path.join(d, "v", c, f), "rb").read()
+                check("deterministic %s/%s" % (c, f), same)
+        for c in cases:
+            folder = os.path.join(d, "v", c)
+            r = run(["run", "-q", "model.json"], folder)
+            if r.returncode != 0:
+                check("roundtrip " + c, False, r.stderr)
+                continue
+            got = open(os.path.join(folder, "output.npy"), "rb").read()
+            want = open(os.path.join(folder, "expected.npy"), "rb").read()
+            check("roundtrip " + c, got == want, "output.npy differs from expected.npy")
+    finally:
+        shutil.rmtree(d)
+
+
+def fuzz():
+    """Random damage to valid models: always exit 0 or 1 with a message, never a crash."""
+    rng = random.Random(11)
+    names = sorted(n for n in os.listdir(CONFORMANCE) if os.path.exists(os.path.join(CONFORMANCE, n, "model.json")))
+    for k in range(150):
+        name = names[k % len(names)]
+        text = open(os.path.join(CONFORMANCE, name, "model.json")).read()
+        chars = list(text)
+        for _ in range(rng.randint(1, 4)):
+            i = rng.randrange(len(chars))
+            chars[i] = rng.choice('0123456789-,:{}[]"aZ ')
+        d = scratch(name)
+        try:
+            open(os.path.join(d, "model.json"), "w").write("".join(chars))
+            r = run(["run", "-q", "model.json"], d)
+            check("fuzz %d status" % k, r.returncode in (0, 1), "exit %d: %s" % (r.returncode, r.stderr[-300:]))
+            if r.returncode == 1:
+                check("fuzz %d message" % k, r.stderr.startswith("dmlref: error: "), r.stderr[-300:])
+                check("fuzz %d no output" % k, not os.path.exists(os.path.join(d, "output.npy")))
+        finally:
+            shutil.rmtree(d)
+
+
+{"rejections": rejections, "usage": usage, "compare": compare, "roundtrip": roundtrip, "fuzz": fuzz}[GROUP]()
+for f in failures:
+    print("FAIL", f)
+print("%s: %d failures" % (GROUP, len(failures)))
+sys.exit(1 if failures else 0)

@@ -1,0 +1,223 @@
+// dmlref: run DxDispatch model files on the reference, compare tensors, write conformance vectors.
+//   dmlref run MODEL.json
+//   dmlref compare EXPECTED.npy ACTUAL.npy [--shape 1,2,3] [--op-desc MODEL.json]
+//   dmlref vectors --out DIR [--ops slice1,padding1] [--count N] [--seed S]
+// Exit status: 0 success (compare: equal), 1 invalid input or a difference, 2 usage error.
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <new>
+#include <set>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <dmlref/compare.hpp>
+#include <dmlref/npy.hpp>
+
+#include "model.hpp"
+#include "random_cases.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace dmlref;
+
+/// An error in what the user asked for (exit 2), as opposed to invalid input (exit 1).
+struct usage_error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+feature_level level_from(const std::string& text) {
+    if (auto level = parse_feature_level(text)) return *level;
+    throw usage_error(fmt::format("--feature-level: '{}' is not a DirectML feature level (1_0 ... 6_4)", text));
+}
+
+int run_command(const fs::path& model_path, feature_level level, bool quiet) {
+    model::model m = model::load(model_path, level);
+    model::run_options options;
+    options.log = quiet ? nullptr : &std::cout;
+    options.level = level;
+    model::run(m, options);
+    return 0;
+}
+
+/// The only dispatchable of a model, or the one named.
+operator_desc desc_from_model(const fs::path& path, const std::string& name) {
+    const model::model m = model::load(path);
+    if (!name.empty()) {
+        auto it = m.dispatchables.find(name);
+        if (it == m.dispatchables.end()) throw model::model_error(fmt::format("{}: no dispatchable named '{}'", path.string(), name));
+        return it->second.desc;
+    }
+    if (m.dispatchables.size() != 1)
+        throw usage_error(fmt::format("{} has {} dispatchables; name one with --dispatchable", path.string(), m.dispatchables.size()));
+    return m.dispatchables.begin()->second.desc;
+}
+
+/// The elements of `tensor` gathered from a whole buffer (strided as the desc says) into packed order.
+std::vector<std::byte> gather(const buffer_tensor_desc& tensor, std::span<const std::byte> buffer) {
+    const std::size_t width = element_size(tensor.data_type);
+    const auto count = element_count(tensor.sizes);
+    std::vector<std::byte> packed(count * width);
+    std::vector<std::uint32_t> c(tensor.sizes.size(), 0);
+    for (std::uint64_t i = 0; i < count; ++i) {
+        std::uint64_t offset = 0;
+        for (std::size_t k = 0; k < c.size(); ++k) offset += std::uint64_t{c[k]} * (*tensor.strides)[k];
+        std::memcpy(packed.data() + i * width, buffer.data() + offset * width, width);
+        for (std::size_t k = c.size(); k-- > 0;) {
+            if (++c[k] < tensor.sizes[k]) break;
+            c[k] = 0;
+        }
+    }
+    return packed;
+}
+
+int compare_command(const fs::path& expected_path, const fs::path& actual_path, std::vector<std::uint32_t> shape,
+                    const fs::path& op_model, const std::string& dispatchable, compare_options options) {
+    npy::array expected = npy::read(expected_path);
+    npy::array actual = npy::read(actual_path);
+    if (expected.type != actual.type)
+        throw validation_error(fmt::format("{} holds {} but {} holds {}", expected_path.string(), to_string(expected.type),
+                                           actual_path.string(), to_string(actual.type)));
+    std::optional<operator_desc> op;
+    if (!op_model.empty()) {
+        op = desc_from_model(op_model, dispatchable);
+        const buffer_tensor_desc out = std::visit([](const auto& d) { return d.output_tensor; }, *op);
+        if (out.data_type != expected.type)
+            throw validation_error(fmt::format("the files hold {}; the OutputTensor of {} is {}", to_string(expected.type),
+                                               op_model.string(), to_string(out.data_type)));
+        if (shape.empty()) shape = out.sizes;
+        // A whole output buffer (as writeFile writes it) holds a strided tensor: gather its elements.
+        const std::uint64_t width = element_size(out.data_type);
+        if (out.strides && expected.data.size() != element_count(out.sizes) * width) {
+            for (auto* a : {&expected, &actual})
+                if (a->data.size() < model::buffer_elements(out) * width)
+                    throw validation_error(fmt::format("{} elements are too few for the output buffer of {} ({} elements)",
+                                                       a->data.size() / width, op_model.string(), model::buffer_elements(out)));
+            expected.data = gather(out, expected.data);
+            actual.data = gather(out, actual.data);
+        }
+    }
+    if (shape.empty()) {
+        for (auto s : expected.shape) {
+            if (s > UINT32_MAX) throw validation_error(fmt::format("{}: dimension {} exceeds 32 bits", expected_path.string(), s));
+            shape.push_back(static_cast<std::uint32_t>(s));
+        }
+    }
+    const compare_report report = compare(expected.type, shape, expected.data, actual.data, options, op ? &*op : nullptr);
+    std::cout << report.to_string() << (report.equal() ? "\n" : "");
+    return report.equal() ? 0 : 1;
+}
+
+const std::map<std::string, std::size_t> op_index = {
+    {"depth_to_space", 0}, {"depth_to_space1", 1}, {"space_to_depth", 2}, {"space_to_depth1", 3},
+    {"slice", 4},          {"slice1", 5},          {"padding", 6},        {"padding1", 7}};
+
+int vectors_command(const fs::path& out_dir, const std::vector<std::string>& ops, std::uint32_t count, std::uint64_t seed) {
+    std::vector<std::size_t> chosen;
+    for (const std::string& name : ops) {
+        std::string key;
+        for (char c : std::string(strip_prefix(name, "DML_OPERATOR_"))) key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        auto it = op_index.find(key);
+        if (it == op_index.end())
+            throw usage_error(fmt::format("--ops: '{}' is not one of depth_to_space, depth_to_space1, space_to_depth, "
+                                          "space_to_depth1, slice, slice1, padding, padding1",
+                                          name));
+        chosen.push_back(it->second);
+    }
+    if (chosen.empty())
+        for (std::size_t i = 0; i < 8; ++i) chosen.push_back(i);
+    fs::create_directories(out_dir);
+    random_cases::rng_t rng(seed);
+    for (std::uint32_t k = 0; k < count; ++k) {
+        operator_desc desc = random_cases::random_desc(rng, chosen[k % chosen.size()]);
+        std::visit(
+            [](auto& d) { // buffers exactly DMLCalcBufferTensorSize, as DxDispatch sizes them
+                d.input_tensor.total_tensor_size_in_bytes = calc_buffer_tensor_size(d.input_tensor);
+                d.output_tensor.total_tensor_size_in_bytes = calc_buffer_tensor_size(d.output_tensor);
+            },
+            desc);
+        const buffer_tensor_desc in = std::visit([](const auto& d) { return d.input_tensor; }, desc);
+        const buffer_tensor_desc out = std::visit([](const auto& d) { return d.output_tensor; }, desc);
+        const fs::path dir = out_dir / fmt::format("{:05}_{}_{}", k, to_string(type_of(desc)), to_string(in.data_type));
+        fs::create_directories(dir);
+
+        const std::uint64_t in_values = model::buffer_elements(in);
+        npy::write(dir / "input.npy",
+                   {in.data_type, {in_values}, random_cases::random_bytes(rng, in_values * element_size(in.data_type))});
+        const std::string json = model::single_operator_model(desc, model::buffer_elements(out), "input.npy", "output.npy");
+        npy::write_file_atomically(dir / "model.json", std::as_bytes(std::span(json.data(), json.size())));
+        // The expected output: the model as written, read back and dispatched on the reference.
+        model::model m = model::load(dir / "model.json");
+        std::erase_if(m.commands, [](const model::command& c) { return !std::holds_alternative<model::dispatch_command>(c); });
+        model::run(m);
+        const model::resource& r = m.resources.at("output");
+        const auto bytes = r.bytes().first(static_cast<std::size_t>(r.value_bytes));
+        npy::write(dir / "expected.npy", {r.type, {r.value_bytes / element_size(r.type)}, {bytes.begin(), bytes.end()}});
+    }
+    std::cout << fmt::format("wrote {} models to {} (seed {})\n", count, out_dir.string(), seed);
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"dmlref: the CPU golden reference for DirectML's data-movement operators"};
+    app.set_version_flag("--version", std::string("dmlref ") + DMLREF_VERSION);
+    app.require_subcommand(1);
+
+    std::string level_text = "6_4";
+    auto* run = app.add_subcommand("run", "Run a DxDispatch model file (JSON) on the reference");
+    std::string model_path;
+    bool quiet = false;
+    run->add_option("model", model_path, "The model file; relative paths in it are relative to its folder")->required();
+    run->add_option("--feature-level", level_text, "The DirectML feature level descs are validated at")->capture_default_str();
+    run->add_flag("-q,--quiet", quiet, "Do not print what print and writeFile report");
+
+    auto* cmp = app.add_subcommand("compare", "Compare two .npy files bit for bit; exit 0 only when equal");
+    std::string expected_path, actual_path, op_model, dispatchable;
+    std::vector<std::uint32_t> shape;
+    compare_options options;
+    cmp->add_option("expected", expected_path, "The reference's output (.npy)")->required();
+    cmp->add_option("actual", actual_path, "The output to judge (.npy)")->required();
+    cmp->add_option("--shape", shape, "The tensor's sizes, e.g. 1,3,4,4 (default: the expected file's shape)")->delimiter(',');
+    cmp->add_option("--op-desc", op_model, "A model file whose operator produced the tensor: the report names its regions");
+    cmp->add_option("--dispatchable", dispatchable, "Which dispatchable of --op-desc (when it has several)");
+    cmp->add_flag("--nan-equal", options.nan_equal, "Any NaN equals any NaN");
+    cmp->add_option("--max-listed", options.max_listed, "How many mismatches to list")->capture_default_str();
+
+    auto* vec = app.add_subcommand("vectors", "Write random valid cases as DxDispatch models with inputs and expected outputs");
+    std::string out_dir;
+    std::vector<std::string> ops;
+    std::uint32_t count = 100;
+    std::uint64_t seed = 1;
+    vec->add_option("--out", out_dir, "The folder to write one folder per case into")->required();
+    vec->add_option("--ops", ops, "Operators, e.g. slice1,padding1 (default: all eight)")->delimiter(',');
+    vec->add_option("--count", count, "How many cases")->capture_default_str();
+    vec->add_option("--seed", seed, "The random seed: the same seed writes the same files")->capture_default_str();
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int status = app.exit(e);
+        return status == 0 ? 0 : 2;
+    }
+    try {
+        if (*run) return run_command(model_path, level_from(level_text), quiet);
+        if (*cmp) return compare_command(expected_path, actual_path, shape, op_model, dispatchable, options);
+        if (*vec) return vectors_command(out_dir, ops, count, seed);
+    } catch (const usage_error& e) {
+        fmt::print(stderr, "dmlref: {}\n", e.what());
+        return 2;
+    } catch (const std::bad_alloc&) {
+        fmt::print(stderr, "dmlref: error: out of memory\n");
+        return 1;
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "dmlref: error: {}\n", e.what());
+        return 1;
+    }
+    return 2;
+}

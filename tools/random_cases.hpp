@@ -1,0 +1,217 @@
+#pragma once
+/// \file random_cases.hpp
+/// Random valid descs over every operator, mode, order, data type and rank 1 to 8, with strided,
+/// permuted and broadcast layouts, negative slice strides, truncated slice outputs and pads larger
+/// than their axis. The property tests judge the engine on them; `dmlref vectors` writes them out
+/// as conformance models. Deterministic for a given seed (std::mt19937_64).
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include <dmlref/operator.hpp>
+
+namespace dmlref::random_cases {
+
+using rng_t = std::mt19937_64;
+
+inline std::uint32_t pick(rng_t& rng, std::uint32_t low, std::uint32_t high) {
+    return std::uniform_int_distribution<std::uint32_t>(low, high)(rng);
+}
+inline bool chance(rng_t& rng, int percent) { return pick(rng, 0, 99) < static_cast<std::uint32_t>(percent); }
+
+/// A desc for `sizes` with a random layout: no strides, explicit packed, padded rows, permuted axes,
+/// and (inputs only) broadcast axes with stride 0. TotalTensorSizeInBytes is exact or a little more.
+inline buffer_tensor_desc random_tensor(rng_t& rng, data_type type, const std::vector<std::uint32_t>& sizes, bool is_input) {
+    buffer_tensor_desc d;
+    d.data_type = type;
+    d.sizes = sizes;
+    const std::uint32_t kind = pick(rng, 0, is_input ? 4 : 3);
+    if (kind > 0) {
+        const std::size_t rank = sizes.size();
+        std::vector<std::size_t> order(rank); // axes from innermost to outermost in memory
+        for (std::size_t i = 0; i < rank; ++i) order[i] = rank - 1 - i;
+        if (kind >= 3) std::shuffle(order.begin(), order.end(), rng);
+        std::vector<std::uint32_t> strides(rank);
+        std::uint32_t stride = 1;
+        for (std::size_t axis : order) {
+            strides[axis] = stride;
+            const std::uint32_t extra = kind >= 2 ? pick(rng, 0, 2) : 0; // a stride larger than packed
+            stride *= sizes[axis] + extra;
+        }
+        if (kind == 4)
+            for (std::size_t i = 0; i < rank; ++i)
+                if (chance(rng, 40)) strides[i] = 0;
+        d.strides = strides;
+    }
+    d.total_tensor_size_in_bytes = calc_buffer_tensor_size(d);
+    if (chance(rng, 20)) d.total_tensor_size_in_bytes += 4 * pick(rng, 1, 3);
+    return d;
+}
+
+/// Largest size per axis that keeps tensors of `rank` axes small.
+inline std::uint32_t max_extent(std::size_t rank) {
+    constexpr std::uint32_t table[] = {0, 12, 8, 5, 4, 3, 2, 2, 2};
+    return table[rank];
+}
+
+inline std::vector<std::uint32_t> random_sizes(rng_t& rng, std::size_t rank) {
+    std::vector<std::uint32_t> sizes(rank);
+    for (auto& s : sizes) s = pick(rng, 1, max_extent(rank));
+    return sizes;
+}
+
+inline data_type random_type(rng_t& rng) { return movable_data_types[pick(rng, 0, 10)]; }
+
+inline operator_desc random_depth_space(rng_t& rng, int which, data_type type) {
+    const std::uint32_t b = pick(rng, 1, 4);
+    const std::uint32_t n = pick(rng, 1, 2), c = pick(rng, 1, 3);
+    std::uint32_t h = pick(rng, 1, 3), w = pick(rng, 1, 3);
+    if (chance(rng, 70) && h == w) w = h % 3 + 1; // H != W most of the time
+    const bool to_space = which < 2;
+    const std::vector<std::uint32_t> space{n, c, h * b, w * b}, depth{n, c * b * b, h, w};
+    const auto in = random_tensor(rng, type, to_space ? depth : space, true);
+    const auto out = random_tensor(rng, type, to_space ? space : depth, false);
+    const auto order = static_cast<depth_space_order>(pick(rng, 0, 1));
+    switch (which) {
+    case 0: return depth_to_space_desc{in, out, b};
+    case 1: return depth_to_space1_desc{in, out, b, order};
+    case 2: return space_to_depth_desc{in, out, b};
+    default: return space_to_depth1_desc{in, out, b, order};
+    }
+}
+
+inline operator_desc random_slice(rng_t& rng, bool v1, data_type type) {
+    const std::size_t rank = pick(rng, 1, 8);
+    const auto in_sizes = random_sizes(rng, rank);
+    std::vector<std::uint32_t> out_sizes(rank), offsets(rank), sizes(rank);
+    std::vector<std::uint32_t> strides(rank);
+    std::vector<std::int32_t> signed_strides(rank);
+    for (std::size_t i = 0; i < rank; ++i) {
+        const std::uint32_t n = in_sizes[i];
+        offsets[i] = pick(rng, 0, n - 1);
+        const auto magnitude = pick(rng, 1, 3);
+        if (v1) {
+            sizes[i] = pick(rng, 1, n - offsets[i]);
+            signed_strides[i] = static_cast<std::int32_t>(magnitude) * (chance(rng, 50) ? -1 : 1);
+            const std::uint32_t most = 1 + (sizes[i] - 1) / magnitude;
+            out_sizes[i] = chance(rng, 70) ? most : pick(rng, 1, most); // truncation is allowed
+        } else {
+            strides[i] = magnitude;
+            sizes[i] = pick(rng, 1, (n - 1 - offsets[i]) / magnitude + 1);
+            out_sizes[i] = sizes[i];
+        }
+    }
+    const auto in = random_tensor(rng, type, in_sizes, true);
+    const auto out = random_tensor(rng, type, out_sizes, false);
+    if (v1) return slice1_desc{in, out, offsets, sizes, signed_strides};
+    return slice_desc{in, out, offsets, sizes, strides};
+}
+
+inline float random_padding_float(rng_t& rng) {
+    switch (pick(rng, 0, 5)) {
+    case 0: return std::numeric_limits<float>::quiet_NaN();
+    case 1: return static_cast<float>(pick(rng, 0, 1000)) / 7.0f - 70.0f; // fractions, both signs
+    case 2: return chance(rng, 50) ? 1e30f : -1e30f;                       // saturates every integer
+    case 3: return static_cast<float>(pick(rng, 0, 70000)) - 35000.0f;     // saturates 8/16-bit
+    case 4: return std::bit_cast<float>(static_cast<std::uint32_t>(rng())); // any bits, NaN payloads too
+    default: return 65520.0f; // rounds to infinity in FLOAT16
+    }
+}
+
+inline operator_desc random_padding(rng_t& rng, bool v1, data_type type) {
+    for (;;) {
+        const std::size_t rank = pick(rng, 1, 8);
+        const auto in_sizes = random_sizes(rng, rank);
+        const auto mode = static_cast<padding_mode>(pick(rng, 0, 4));
+        std::vector<std::uint32_t> start(rank), end(rank), out_sizes(rank);
+        std::uint64_t count = 1;
+        for (std::size_t i = 0; i < rank; ++i) {
+            const std::uint32_t n = in_sizes[i];
+            const std::uint32_t most = rank <= 2 ? 2 * n + 4 : rank <= 4 ? n + 2 : 2; // larger than the axis
+            start[i] = pick(rng, 0, most);
+            end[i] = pick(rng, 0, most);
+            if (mode == padding_mode::reflection && n == 1) start[i] = end[i] = 0; // DECISIONS 5
+            out_sizes[i] = n + start[i] + end[i];
+            count *= out_sizes[i];
+        }
+        if (count > 3000) continue;
+        const auto in = random_tensor(rng, type, in_sizes, true);
+        const auto out = random_tensor(rng, type, out_sizes, false);
+        if (!v1) return padding_desc{in, out, mode, random_padding_float(rng), start, end};
+        scalar_union value;
+        for (auto& b : value.bytes) b = static_cast<std::uint8_t>(rng());
+        return padding1_desc{in, out, mode, type, value, start, end};
+    }
+}
+
+/// Cycles through the eight operators so that every one gets an equal share.
+inline operator_desc random_desc(rng_t& rng, std::size_t index) {
+    const data_type type = random_type(rng);
+    switch (index % 8) {
+    case 0: case 1: case 2: case 3: return random_depth_space(rng, static_cast<int>(index % 8), type);
+    case 4: return random_slice(rng, false, type);
+    case 5: return random_slice(rng, true, type);
+    case 6: return random_padding(rng, false, type);
+    default: return random_padding(rng, true, type);
+    }
+}
+
+inline const buffer_tensor_desc& input_of(const operator_desc& d) {
+    return std::visit([](const auto& x) -> const buffer_tensor_desc& { return x.input_tensor; }, d);
+}
+inline const buffer_tensor_desc& output_of(const operator_desc& d) {
+    return std::visit([](const auto& x) -> const buffer_tensor_desc& { return x.output_tensor; }, d);
+}
+
+inline std::vector<std::byte> random_bytes(rng_t& rng, std::uint64_t count) {
+    std::vector<std::byte> bytes(count);
+    for (auto& b : bytes) b = static_cast<std::byte>(rng());
+    return bytes;
+}
+
+/// Random elements of a packed tensor; the bytes that round its buffer up to 4 stay 0, as in a
+/// fresh output buffer, so whole buffers compare.
+inline std::vector<std::byte> random_packed(rng_t& rng, const buffer_tensor_desc& t) {
+    std::vector<std::byte> bytes(t.total_tensor_size_in_bytes);
+    const std::uint64_t used = element_count(t.sizes) * element_size(t.data_type);
+    for (std::uint64_t i = 0; i < used; ++i) bytes[i] = static_cast<std::byte>(rng());
+    return bytes;
+}
+
+/// A readable one-line account of a desc for failure messages.
+inline std::string describe(const operator_desc& d) {
+    auto tensor_text = [&](const buffer_tensor_desc& t) {
+        return fmt::format("{} sizes {{{}}} strides {} bytes {}", to_string(t.data_type), fmt::join(t.sizes, ","),
+                           t.strides ? fmt::format("{{{}}}", fmt::join(*t.strides, ",")) : std::string("packed"),
+                           t.total_tensor_size_in_bytes);
+    };
+    std::string text = fmt::format("{} in {} out {}", to_string(type_of(d)), tensor_text(input_of(d)),
+                                   tensor_text(output_of(d)));
+    std::visit(
+        [&](const auto& x) {
+            using desc_t = std::remove_cvref_t<decltype(x)>;
+            if constexpr (requires { x.block_size; }) text += fmt::format(" B {}", x.block_size);
+            if constexpr (requires { x.order; }) text += fmt::format(" order {}", to_string(x.order));
+            if constexpr (std::is_same_v<desc_t, slice_desc>)
+                text += fmt::format(" off {{{}}} sizes {{{}}} strides {{{}}}", fmt::join(x.offsets, ","),
+                                    fmt::join(x.sizes, ","), fmt::join(x.strides, ","));
+            if constexpr (std::is_same_v<desc_t, slice1_desc>)
+                text += fmt::format(" off {{{}}} win {{{}}} strides {{{}}}", fmt::join(x.input_window_offsets, ","),
+                                    fmt::join(x.input_window_sizes, ","), fmt::join(x.input_window_strides, ","));
+            if constexpr (requires { x.start_padding; })
+                text += fmt::format(" mode {} start {{{}}} end {{{}}}", to_string(x.padding_mode),
+                                    fmt::join(x.start_padding, ","), fmt::join(x.end_padding, ","));
+        },
+        d);
+    return text;
+}
+
+
+} // namespace dmlref::random_cases
