@@ -46,6 +46,19 @@ TEST_CASE("d3d12 verify: the correct kernels agree with the CPU", "[d3d12][verif
     CHECK(report.element_count == 72);
 }
 
+TEST_CASE("d3d12 verify: strided outputs with gaps and broadcast inputs compare by element", "[d3d12][verify]") {
+    // Output {3, 4} of INT16 with rows 6 elements apart (2 gap elements per row); input broadcast on axis 0.
+    const operator_desc desc = slice1_desc{make_buffer_tensor_desc(data_type::int16, {3, 5}, std::vector<std::uint32_t>{0, 1}),
+                                           make_buffer_tensor_desc(data_type::int16, {3, 4}, std::vector<std::uint32_t>{6, 1}),
+                                           {0, 1}, {3, 4}, {1, -1}};
+    const auto input = iota_bytes(input_of(desc).total_tensor_size_in_bytes);
+    const compare_report report = gpu().verify(desc, input);
+    CHECK(report.equal());
+    CHECK(report.element_count == 12);
+    d3d12::context wrong({.fault = d3d12::testing::kernel_fault::swapped_depth_space_order});
+    CHECK(wrong.verify(desc, input).equal()); // the fault is in the depth/space kernel only
+}
+
 TEST_CASE("d3d12 verify: a kernel with the other depth/space order is caught, with coordinates", "[d3d12][verify]") {
     d3d12::context wrong({.fault = d3d12::testing::kernel_fault::swapped_depth_space_order});
     for (auto order : {depth_space_order::depth_column_row, depth_space_order::column_row_depth}) {
