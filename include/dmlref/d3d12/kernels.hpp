@@ -2,8 +2,8 @@
 /// \file kernels.hpp
 /// The compute kernels, assembled with the DXBC emitter, and the parameters the host passes them.
 /// Each kernel mirrors a file in shaders/ (slice.hlsl, depth_space.hlsl, padding.hlsl, sharing
-/// common.hlsli): the HLSL is the readable source, this file its hand translation, instruction
-/// for instruction.
+/// layout.hlsli and main.hlsli): the HLSL is the readable source, this file its hand translation,
+/// statement by statement.
 ///
 /// Every kernel computes its operator's index equation itself, from DirectML's parameters:
 ///   - a thread owns one unit of the output buffer: one 32-bit word for 1-, 2- and 4-byte
@@ -269,7 +269,7 @@ inline void emit_locate(program& p, kernel_family family, testing::kernel_fault 
     if (family != kernel_family::depth_space) return;
 
     // The depth/space equation on (c0, c1, c2, c3) = the output's (N, C, H, W) coordinates.
-    const operand b = header(block_size), channels_ = header(channels);
+    const operand b = header(block_size), c_prime = header(channels);
     const bool swapped = fault == testing::kernel_fault::swapped_depth_space_order;
     auto if_crd = [&] { // if (COLUMN_ROW_DEPTH), or its opposite in the faulty kernel
         p.emit(op::and_, {dst(r_test), header(option), imm(2)});
@@ -293,7 +293,7 @@ inline void emit_locate(program& p, kernel_family family, testing::kernel_fault 
         p.emit(op::imad, {dst(r_s5), src(r_s5), b, src(r_s4)});
         p.else_();
         p.emit(op::imad, {dst(r_s5), src(r_s2), b, src(r_s4)}); // cd = (bh * B + bw) * C' + c
-        p.emit(op::imad, {dst(r_s5), src(r_s5), channels_, src(r_c1)});
+        p.emit(op::imad, {dst(r_s5), src(r_s5), c_prime, src(r_c1)});
         p.endif();
         input_offset(r_c0, r_s5, r_s1, r_s3);
     }
@@ -304,7 +304,7 @@ inline void emit_locate(program& p, kernel_family family, testing::kernel_fault 
         p.emit(op::udiv, {dst(r_s1), dst(r_s4), src(r_c1), b});  // q = cd / B, bw = cd % B
         p.emit(op::udiv, {dst(r_s5), dst(r_s2), src(r_s1), b});  // c = q / B, bh = q % B
         p.else_();
-        p.emit(op::udiv, {dst(r_s1), dst(r_s5), src(r_c1), channels_}); // q = cd / C', c = cd % C'
+        p.emit(op::udiv, {dst(r_s1), dst(r_s5), src(r_c1), c_prime}); // q = cd / C', c = cd % C'
         p.emit(op::udiv, {dst(r_s2), dst(r_s4), src(r_s1), b});         // bh = q / B, bw = q % B
         p.endif();
         p.emit(op::imad, {dst(r_s6), src(r_c2), b, src(r_s2)}); // y = h * B + bh
