@@ -1,5 +1,5 @@
 // dmlref: run DxDispatch model files on the reference, compare tensors, write conformance vectors.
-//   dmlref run MODEL.json
+//   dmlref run MODEL.json [--backend cpu|d3d12]
 //   dmlref compare EXPECTED.npy ACTUAL.npy [--shape 1,2,3] [--op-desc MODEL.json]
 //   dmlref vectors --out DIR [--ops slice1,padding1] [--count N] [--seed S]
 // Exit status: 0 success (compare: equal), 1 invalid input or a difference, 2 usage error.
@@ -20,6 +20,10 @@
 #include "model.hpp"
 #include "random_cases.hpp"
 
+#ifdef DMLREF_HAVE_D3D12
+#include <dmlref/d3d12.hpp>
+#endif
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -35,11 +39,27 @@ feature_level level_from(const std::string& text) {
     throw usage_error(fmt::format("--feature-level: '{}' is not a DirectML feature level (1_0 ... 6_4)", text));
 }
 
-int run_command(const fs::path& model_path, feature_level level, bool quiet) {
+int run_command(const fs::path& model_path, feature_level level, bool quiet, const std::string& backend) {
     model::model m = model::load(model_path, level);
     model::run_options options;
     options.log = quiet ? nullptr : &std::cout;
     options.level = level;
+    if (backend == "d3d12") {
+#ifdef DMLREF_HAVE_D3D12
+        // Each dispatch runs as a compute shader; the output resource's bytes start as they are.
+        d3d12::context gpu({.level = level});
+        options.execute = [&](const operator_desc& d, std::span<const std::byte> in, std::span<std::byte> out) {
+            if (auto why = dmlref::validate(d, in, out, level)) throw validation_error(*why); // the buffers too
+            const auto bytes = std::visit([](const auto& x) { return x.output_tensor.total_tensor_size_in_bytes; }, d);
+            const auto result = gpu.run(d, in, std::span<const std::byte>(out.first(static_cast<std::size_t>(bytes))));
+            std::copy(result.begin(), result.end(), out.begin());
+        };
+        model::run(m, options);
+        return 0;
+#else
+        throw usage_error("--backend d3d12: this dmlref was built without the D3D12 backend (see docs/d3d12.md)");
+#endif
+    }
     model::run(m, options);
     return 0;
 }
@@ -176,6 +196,10 @@ int main(int argc, char** argv) {
     run->add_option("model", model_path, "The model file; relative paths in it are relative to its folder")->required();
     run->add_option("--feature-level", level_text, "The DirectML feature level descs are validated at")->capture_default_str();
     run->add_flag("-q,--quiet", quiet, "Do not print what print and writeFile report");
+    std::string backend = "cpu";
+    run->add_option("--backend", backend, "cpu: the reference; d3d12: compute shaders through Direct3D 12")
+        ->check(CLI::IsMember({"cpu", "d3d12"}))
+        ->capture_default_str();
 
     auto* cmp = app.add_subcommand("compare", "Compare two .npy files bit for bit; exit 0 only when equal");
     std::string expected_path, actual_path, op_model, dispatchable;
@@ -206,7 +230,7 @@ int main(int argc, char** argv) {
         return status == 0 ? 0 : 2;
     }
     try {
-        if (*run) return run_command(model_path, level_from(level_text), quiet);
+        if (*run) return run_command(model_path, level_from(level_text), quiet, backend);
         if (*cmp) return compare_command(expected_path, actual_path, shape, op_model, dispatchable, options);
         if (*vec) return vectors_command(out_dir, ops, count, seed);
     } catch (const usage_error& e) {

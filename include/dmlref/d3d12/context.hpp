@@ -1,0 +1,390 @@
+#pragma once
+/// \file context.hpp
+/// A D3D12 device, queue and command list that run dmlref's operators as compute shaders.
+///
+///   dmlref::d3d12::context gpu;                                   // default adapter
+///   std::vector<std::byte> out = gpu.run(desc, input_bytes);      // upload, dispatch, read back
+///   dmlref::compare_report report = gpu.verify(desc, input_bytes);  // GPU against the CPU reference
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "platform.hpp" // first: it configures the vkd3d headers
+
+#include "../compare.hpp"
+#include "../operator.hpp"
+#include "kernels.hpp"
+
+namespace dmlref::d3d12 {
+
+/// A failed D3D12 call: its name and the HRESULT it returned.
+class error : public std::runtime_error {
+public:
+    error(std::string call, HRESULT result)
+        : std::runtime_error(fmt::format("d3d12: {} failed with HRESULT {:#010x}", call,
+                                         static_cast<std::uint32_t>(result))),
+          call_(std::move(call)), result_(result) {}
+    const std::string& call() const noexcept { return call_; }
+    HRESULT result() const noexcept { return result_; }
+
+private:
+    std::string call_;
+    HRESULT result_;
+};
+
+/// Throws error(call, result) when `result` is a failure code.
+inline void check_hresult(HRESULT result, const char* call) {
+    if (FAILED(result)) throw error(call, result);
+}
+
+/// An owning COM pointer (Release on destruction).
+template <class T> class com_ptr {
+public:
+    com_ptr() = default;
+    /// Takes over one reference.
+    explicit com_ptr(T* raw) noexcept : p_(raw) {}
+    com_ptr(const com_ptr& other) noexcept : p_(other.p_) { if (p_) p_->AddRef(); }
+    com_ptr(com_ptr&& other) noexcept : p_(std::exchange(other.p_, nullptr)) {}
+    com_ptr& operator=(com_ptr other) noexcept { std::swap(p_, other.p_); return *this; }
+    ~com_ptr() { if (p_) p_->Release(); }
+    T* get() const noexcept { return p_; }
+    T* operator->() const noexcept { return p_; }
+    explicit operator bool() const noexcept { return p_ != nullptr; }
+    /// The address to receive a new reference (releases the current one).
+    T** put() noexcept { *this = com_ptr(); return &p_; }
+    void** put_void() noexcept { return reinterpret_cast<void**>(put()); }
+
+private:
+    T* p_ = nullptr;
+};
+
+/// Options of a context.
+struct context_options {
+    /// Validate descs at this DirectML feature level before any GPU work.
+    feature_level level = newest_feature_level;
+    /// Deliberately wrong kernels (tests of the verification only).
+    testing::kernel_fault fault = testing::kernel_fault::none;
+};
+
+/// A device, a compute queue, one command list, the root signature and the kernels' pipelines
+/// (compiled on first use). Not thread-safe: one context per thread.
+class context {
+public:
+    /// A context on the default adapter.
+    explicit context(context_options options = {}) : options_(options) {
+        check_hresult(platform::create_device(device_.put()), "D3D12CreateDevice");
+        init(nullptr);
+    }
+    /// A context on an existing device and, optionally, a compute or direct queue of it.
+    explicit context(ID3D12Device* device, ID3D12CommandQueue* queue = nullptr, context_options options = {})
+        : options_(options) {
+        if (device == nullptr) throw std::invalid_argument("d3d12::context: the device is null");
+        device->AddRef();
+        device_ = com_ptr<ID3D12Device>(device);
+        init(queue);
+    }
+
+    context(const context&) = delete;
+    context& operator=(const context&) = delete;
+    context(context&&) noexcept = default;
+    context& operator=(context&&) noexcept = default;
+
+    ID3D12Device* device() const noexcept { return device_.get(); }
+    ID3D12CommandQueue* queue() const noexcept { return queue_.get(); }
+    const context_options& options() const noexcept { return options_; }
+
+    /// A buffer in the default heap, usable as SRV, UAV and copy source/destination, in state
+    /// COMMON. Its size is rounded up to a multiple of 4 bytes (the kernels move whole words).
+    com_ptr<ID3D12Resource> create_buffer(std::uint64_t bytes) {
+        return make_buffer(D3D12_HEAP_TYPE_DEFAULT, round_up(bytes), D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS,
+                           D3D12_RESOURCE_STATE_COMMON);
+    }
+
+    /// Copies `data` into the start of `buffer` (in state COMMON; it is again when this returns).
+    void upload(ID3D12Resource* buffer, std::span<const std::byte> data) {
+        if (data.empty()) return;
+        auto staging = make_buffer(D3D12_HEAP_TYPE_UPLOAD, data.size(), D3D12_RESOURCE_FLAG_NONE,
+                                   D3D12_RESOURCE_STATE_GENERIC_READ);
+        write_mapped(staging.get(), data);
+        begin();
+        list_->CopyBufferRegion(buffer, 0, staging.get(), 0, data.size());
+        submit_and_wait();
+    }
+
+    /// The first `bytes` bytes of `buffer` (in state COMMON).
+    std::vector<std::byte> readback(ID3D12Resource* buffer, std::uint64_t bytes) {
+        std::vector<std::byte> data(static_cast<std::size_t>(bytes));
+        if (bytes == 0) return data;
+        auto staging = make_buffer(D3D12_HEAP_TYPE_READBACK, bytes, D3D12_RESOURCE_FLAG_NONE,
+                                   D3D12_RESOURCE_STATE_COPY_DEST);
+        begin();
+        list_->CopyBufferRegion(staging.get(), 0, buffer, 0, bytes);
+        submit_and_wait();
+        void* mapped = nullptr;
+        const D3D12_RANGE read{0, static_cast<SIZE_T>(bytes)};
+        check_hresult(staging->Map(0, &read, &mapped), "ID3D12Resource::Map (readback)");
+        std::memcpy(data.data(), mapped, data.size());
+        const D3D12_RANGE written{0, 0};
+        staging->Unmap(0, &written);
+        return data;
+    }
+
+    /// Runs the operator on the GPU from `input` into `output`: buffers of at least the tensors'
+    /// TotalTensorSizeInBytes rounded up to 4, in state COMMON, each created with
+    /// ALLOW_UNORDERED_ACCESS (the input is read through an SRV, the output through a UAV). The
+    /// desc is validated first (validation_error, nothing dispatched); bytes of the output buffer
+    /// that are no element of the output tensor keep their values. Waits for completion.
+    void execute(const operator_desc& desc, ID3D12Resource* input, ID3D12Resource* output) {
+        dmlref::check(desc, options_.level);
+        if (input == nullptr || output == nullptr)
+            throw std::invalid_argument("d3d12::context::execute: a buffer is null");
+        const kernels::dispatch_params params = kernels::make_params(desc);
+        for (const auto& [field, buffer, need] :
+             {std::tuple{"InputTensor", input, tensor_of(desc, true).total_tensor_size_in_bytes},
+              std::tuple{"OutputTensor", output, tensor_of(desc, false).total_tensor_size_in_bytes}}) {
+            const D3D12_RESOURCE_DESC rd = buffer->GetDesc();
+            if (rd.Dimension != D3D12_RESOURCE_DIMENSION_BUFFER || rd.Width < round_up(need))
+                throw validation_error(fmt::format("{}: the D3D12 resource bound to {} has {} bytes; it must be a "
+                                                   "buffer of at least TotalTensorSizeInBytes rounded up to 4 = {}",
+                                                   to_string(type_of(desc)), field, rd.Width, round_up(need)));
+        }
+        if (input == output)
+            throw validation_error(fmt::format("{}: the input and output resources are the same; dmlref does not "
+                                               "run in place",
+                                               to_string(type_of(desc))));
+        dispatch(params, input, output);
+    }
+
+    /// Uploads `input`, runs the operator and returns the whole output buffer
+    /// (TotalTensorSizeInBytes). The output buffer starts as `initial_output` when given (it must
+    /// then have exactly TotalTensorSizeInBytes bytes), else as zeros.
+    std::vector<std::byte> run(const operator_desc& desc, std::span<const std::byte> input,
+                               std::optional<std::span<const std::byte>> initial_output = std::nullopt) {
+        dmlref::check(desc, options_.level);
+        const buffer_tensor_desc& in_desc = tensor_of(desc, true);
+        const buffer_tensor_desc& out_desc = tensor_of(desc, false);
+        const std::string_view op = to_string(type_of(desc));
+        if (input.size() < in_desc.total_tensor_size_in_bytes)
+            throw validation_error(fmt::format("{}: the input has {} bytes; InputTensor.TotalTensorSizeInBytes is {}",
+                                               op, input.size(), in_desc.total_tensor_size_in_bytes));
+        if (initial_output && initial_output->size() != out_desc.total_tensor_size_in_bytes)
+            throw validation_error(fmt::format("{}: the initial output has {} bytes; "
+                                               "OutputTensor.TotalTensorSizeInBytes is {}",
+                                               op, initial_output->size(), out_desc.total_tensor_size_in_bytes));
+        auto in_buffer = create_buffer(in_desc.total_tensor_size_in_bytes);
+        auto out_buffer = create_buffer(out_desc.total_tensor_size_in_bytes);
+        std::vector<std::byte> staged(static_cast<std::size_t>(round_up(in_desc.total_tensor_size_in_bytes)));
+        std::memcpy(staged.data(), input.data(), static_cast<std::size_t>(in_desc.total_tensor_size_in_bytes));
+        upload(in_buffer.get(), staged);
+        staged.assign(static_cast<std::size_t>(round_up(out_desc.total_tensor_size_in_bytes)), std::byte{0});
+        if (initial_output) std::memcpy(staged.data(), initial_output->data(), initial_output->size());
+        upload(out_buffer.get(), staged);
+        execute(desc, in_buffer.get(), out_buffer.get());
+        return readback(out_buffer.get(), out_desc.total_tensor_size_in_bytes);
+    }
+
+    /// Runs the operator on the GPU and on the CPU reference (dmlref::execute) from the same input
+    /// into output buffers that start equal, and compares the output tensors bit for bit. The
+    /// report's regions are the operator's. (Bytes of the output buffer outside the tensor are not
+    /// part of the report; run() returns them for callers that check them.)
+    compare_report verify(const operator_desc& desc, std::span<const std::byte> input,
+                          compare_options compare = {}) {
+        const buffer_tensor_desc& out_desc = tensor_of(desc, false);
+        std::vector<std::byte> expected(static_cast<std::size_t>(out_desc.total_tensor_size_in_bytes));
+        dmlref::execute(desc, input, expected, options_.level);
+        const std::vector<std::byte> zeros(expected.size());
+        const std::vector<std::byte> actual = run(desc, input, std::span<const std::byte>(zeros));
+        std::vector<std::byte> expected_packed = pack(out_desc, expected), actual_packed = pack(out_desc, actual);
+        compare_report report =
+            dmlref::compare(out_desc.data_type, out_desc.sizes, expected_packed, actual_packed, compare, &desc);
+        return report;
+    }
+
+    /// Waits until the queue has finished all submitted work.
+    void wait_idle() { signal_and_wait(); }
+
+private:
+    static std::uint64_t round_up(std::uint64_t bytes) noexcept { return (bytes + 3) & ~std::uint64_t{3}; }
+
+    static const buffer_tensor_desc& tensor_of(const operator_desc& desc, bool input) {
+        return std::visit([&](const auto& d) -> const buffer_tensor_desc& { return input ? d.input_tensor : d.output_tensor; },
+                          desc);
+    }
+
+    /// The tensor's elements in row-major order (its strides may leave gaps).
+    static std::vector<std::byte> pack(const buffer_tensor_desc& t, std::span<const std::byte> buffer) {
+        const std::size_t width = element_size(t.data_type);
+        const std::vector<std::uint32_t> strides = t.strides ? *t.strides : packed_strides(t.sizes);
+        const std::uint64_t count = element_count(t.sizes);
+        std::vector<std::byte> packed(static_cast<std::size_t>(count) * width);
+        std::vector<std::uint32_t> index(t.sizes.size(), 0);
+        for (std::uint64_t e = 0; e < count; ++e) {
+            std::uint64_t offset = 0;
+            for (std::size_t i = 0; i < index.size(); ++i) offset += std::uint64_t{index[i]} * strides[i];
+            std::memcpy(packed.data() + e * width, buffer.data() + offset * width, width);
+            for (std::size_t i = index.size(); i-- > 0;) {
+                if (++index[i] < t.sizes[i]) break;
+                index[i] = 0;
+            }
+        }
+        return packed;
+    }
+
+    void init(ID3D12CommandQueue* queue) {
+        if (queue != nullptr) {
+            queue->AddRef();
+            queue_ = com_ptr<ID3D12CommandQueue>(queue);
+        } else {
+            D3D12_COMMAND_QUEUE_DESC qd{};
+            qd.Type = D3D12_COMMAND_LIST_TYPE_COMPUTE;
+            check_hresult(device_->CreateCommandQueue(&qd, platform::iid_command_queue, queue_.put_void()),
+                          "ID3D12Device::CreateCommandQueue");
+        }
+        list_type_ = queue_->GetDesc().Type;
+        check_hresult(device_->CreateCommandAllocator(list_type_, platform::iid_command_allocator, allocator_.put_void()),
+                      "ID3D12Device::CreateCommandAllocator");
+        check_hresult(device_->CreateCommandList(0, list_type_, allocator_.get(), nullptr,
+                                                 platform::iid_graphics_command_list, list_.put_void()),
+                      "ID3D12Device::CreateCommandList");
+        check_hresult(list_->Close(), "ID3D12GraphicsCommandList::Close");
+        check_hresult(device_->CreateFence(0, D3D12_FENCE_FLAG_NONE, platform::iid_fence, fence_.put_void()),
+                      "ID3D12Device::CreateFence");
+        create_root_signature();
+    }
+
+    /// b0: the 12-word header as root constants; b1: the axis table as a root CBV; t0 and u0 as
+    /// root descriptors of raw buffers.
+    void create_root_signature() {
+        D3D12_ROOT_PARAMETER params[4] = {};
+        params[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+        params[0].Constants = {0, 0, kernels::header_dwords};
+        params[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_CBV;
+        params[1].Descriptor = {1, 0};
+        params[2].ParameterType = D3D12_ROOT_PARAMETER_TYPE_SRV;
+        params[2].Descriptor = {0, 0};
+        params[3].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
+        params[3].Descriptor = {0, 0};
+        for (auto& p : params) p.ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+        D3D12_ROOT_SIGNATURE_DESC rs{};
+        rs.NumParameters = 4;
+        rs.pParameters = params;
+        com_ptr<ID3DBlob> blob, message;
+        const HRESULT hr = D3D12SerializeRootSignature(&rs, D3D_ROOT_SIGNATURE_VERSION_1, blob.put(), message.put());
+        check_hresult(hr, "D3D12SerializeRootSignature");
+        check_hresult(device_->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(),
+                                                   platform::iid_root_signature, root_signature_.put_void()),
+                      "ID3D12Device::CreateRootSignature");
+    }
+
+    ID3D12PipelineState* pipeline(kernel_family family, std::uint32_t width) {
+        const auto key = std::pair{family, width};
+        if (auto it = pipelines_.find(key); it != pipelines_.end()) return it->second.get();
+        const std::vector<std::uint32_t> code = kernels::bytecode(family, width, options_.fault);
+        D3D12_COMPUTE_PIPELINE_STATE_DESC pd{};
+        pd.pRootSignature = root_signature_.get();
+        pd.CS.pShaderBytecode = code.data();
+        pd.CS.BytecodeLength = code.size() * sizeof(std::uint32_t);
+        com_ptr<ID3D12PipelineState> pso;
+        check_hresult(device_->CreateComputePipelineState(&pd, platform::iid_pipeline_state, pso.put_void()),
+                      "ID3D12Device::CreateComputePipelineState");
+        return pipelines_.emplace(key, std::move(pso)).first->second.get();
+    }
+
+    com_ptr<ID3D12Resource> make_buffer(D3D12_HEAP_TYPE heap, std::uint64_t bytes, D3D12_RESOURCE_FLAGS flags,
+                                        D3D12_RESOURCE_STATES state) {
+        D3D12_HEAP_PROPERTIES hp{};
+        hp.Type = heap;
+        D3D12_RESOURCE_DESC rd{};
+        rd.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
+        rd.Width = std::max<std::uint64_t>(bytes, 4);
+        rd.Height = 1;
+        rd.DepthOrArraySize = 1;
+        rd.MipLevels = 1;
+        rd.Format = DXGI_FORMAT_UNKNOWN;
+        rd.SampleDesc.Count = 1;
+        rd.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+        rd.Flags = flags;
+        com_ptr<ID3D12Resource> buffer;
+        check_hresult(device_->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &rd, state, nullptr,
+                                                       platform::iid_resource, buffer.put_void()),
+                      "ID3D12Device::CreateCommittedResource");
+        return buffer;
+    }
+
+    static void write_mapped(ID3D12Resource* buffer, std::span<const std::byte> data) {
+        void* mapped = nullptr;
+        const D3D12_RANGE none{0, 0};
+        check_hresult(buffer->Map(0, &none, &mapped), "ID3D12Resource::Map (upload)");
+        std::memcpy(mapped, data.data(), data.size());
+        buffer->Unmap(0, nullptr);
+    }
+
+    void dispatch(kernels::dispatch_params params, ID3D12Resource* input, ID3D12Resource* output) {
+        constexpr std::uint32_t max_groups = 65535; // D3D12_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION
+        const std::uint64_t groups = (std::uint64_t{params.units} + kernels::threads_per_group - 1) /
+                                     kernels::threads_per_group;
+        const auto groups_x = static_cast<std::uint32_t>(std::min<std::uint64_t>(groups, max_groups));
+        const auto groups_y = static_cast<std::uint32_t>((groups + groups_x - 1) / groups_x);
+        params.header[kernels::unit_count] = params.units;
+        params.header[kernels::row_pitch] = groups_x * kernels::threads_per_group;
+
+        auto constants = make_buffer(D3D12_HEAP_TYPE_UPLOAD, 256 * ((sizeof(params.axes) + 255) / 256),
+                                     D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_GENERIC_READ);
+        write_mapped(constants.get(), std::as_bytes(std::span(params.axes)));
+
+        begin();
+        list_->SetComputeRootSignature(root_signature_.get());
+        list_->SetPipelineState(pipeline(params.family, params.width));
+        list_->SetComputeRoot32BitConstants(0, kernels::header_dwords, params.header.data(), 0);
+        list_->SetComputeRootConstantBufferView(1, constants->GetGPUVirtualAddress());
+        list_->SetComputeRootShaderResourceView(2, input->GetGPUVirtualAddress());
+        list_->SetComputeRootUnorderedAccessView(3, output->GetGPUVirtualAddress());
+        list_->Dispatch(groups_x, groups_y, 1);
+        submit_and_wait();
+    }
+
+    void begin() {
+        check_hresult(allocator_->Reset(), "ID3D12CommandAllocator::Reset");
+        check_hresult(list_->Reset(allocator_.get(), nullptr), "ID3D12GraphicsCommandList::Reset");
+    }
+
+    void submit_and_wait() {
+        check_hresult(list_->Close(), "ID3D12GraphicsCommandList::Close");
+        ID3D12CommandList* lists[] = {list_.get()};
+        queue_->ExecuteCommandLists(1, lists);
+        signal_and_wait();
+    }
+
+    void signal_and_wait() {
+        ++fence_value_;
+        check_hresult(queue_->Signal(fence_.get(), fence_value_), "ID3D12CommandQueue::Signal");
+        if (fence_->GetCompletedValue() >= fence_value_) return;
+        platform::event done;
+        check_hresult(fence_->SetEventOnCompletion(fence_value_, done.handle()), "ID3D12Fence::SetEventOnCompletion");
+        done.wait();
+    }
+
+    context_options options_;
+    com_ptr<ID3D12Device> device_;
+    com_ptr<ID3D12CommandQueue> queue_;
+    D3D12_COMMAND_LIST_TYPE list_type_ = D3D12_COMMAND_LIST_TYPE_COMPUTE;
+    com_ptr<ID3D12CommandAllocator> allocator_;
+    com_ptr<ID3D12GraphicsCommandList> list_;
+    com_ptr<ID3D12Fence> fence_;
+    std::uint64_t fence_value_ = 0;
+    com_ptr<ID3D12RootSignature> root_signature_;
+    std::map<std::pair<kernel_family, std::uint32_t>, com_ptr<ID3D12PipelineState>> pipelines_;
+};
+
+} // namespace dmlref::d3d12

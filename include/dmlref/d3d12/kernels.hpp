@@ -1,0 +1,392 @@
+#pragma once
+/// \file kernels.hpp
+/// The compute kernels, assembled with the DXBC emitter, and the parameters the host passes them.
+/// Each kernel mirrors a file in shaders/ (slice.hlsl, depth_space.hlsl, padding.hlsl, sharing
+/// layout.hlsli and main.hlsli): the HLSL is the readable source, this file its hand translation,
+/// statement by statement.
+///
+/// Every kernel computes its operator's index equation itself, from DirectML's parameters:
+///   - a thread owns one unit of the output buffer: one 32-bit word for 1-, 2- and 4-byte
+///     elements, one 8-byte element (two words) for 8-byte ones. It writes whole words only, so
+///     no two threads ever write the same word (no read-modify-write races);
+///   - it turns each element offset of its unit into output coordinates by dividing by the output
+///     strides from the largest down (which is exact because a valid output never maps two
+///     coordinates to one element); an offset that is no element of the tensor (a gap between
+///     strided rows, or past the end) is left as it was;
+///   - it maps the coordinates to an input element by the operator's equation, loads the
+///     input word(s) and, for 1- and 2-byte elements, extracts and inserts the bit field.
+/// Buffers are raw 32-bit words (ByteAddressBuffer t0, RWByteAddressBuffer u0); the header is 12
+/// root constants (b0) and the per-axis table, beyond the root-constant budget, a constant buffer (b1).
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "../operator.hpp"
+#include "dxbc.hpp"
+
+namespace dmlref::d3d12 {
+
+/// The three kernels: one per operator family.
+enum class kernel_family : std::uint32_t { slice, depth_space, padding };
+
+/// "slice", "depth_space", "padding".
+constexpr std::string_view to_string(kernel_family family) noexcept {
+    switch (family) {
+    case kernel_family::slice: return "slice";
+    case kernel_family::depth_space: return "depth_space";
+    case kernel_family::padding: return "padding";
+    }
+    return "unknown";
+}
+
+namespace testing {
+/// Deliberately wrong kernels, for showing that verification catches a wrong GPU kernel.
+enum class kernel_fault : std::uint32_t {
+    none,
+    swapped_depth_space_order, ///< depth/space kernels use the other DEPTH_COLUMN_ROW / COLUMN_ROW_DEPTH order
+    off_by_one_fold,           ///< the padding kernel folds with a period one too long
+};
+} // namespace testing
+
+namespace kernels {
+
+inline constexpr std::uint32_t threads_per_group = 64;
+inline constexpr std::uint32_t header_dwords = 12; ///< root constants b0 (3 vec4)
+inline constexpr std::uint32_t axis_rows = 16;     ///< cb1 vec4 rows: [0, 8) and [8, 16), one each per axis
+
+/// Header words (root constants, cb0).
+enum header_word : std::uint32_t {
+    unit_count = 0,  ///< threads with work: output words (1-, 2-, 4-byte elements) or 8-byte elements
+    row_pitch = 1,   ///< threads per row of the 2-D dispatch: unit = id.y * row_pitch + id.x
+    rank = 2,        ///< number of axes in cb1
+    option = 3,      ///< padding: the PaddingMode; depth/space: bit 0 space-to-depth, bit 1 COLUMN_ROW_DEPTH
+    fill_low = 4,    ///< padding: the constant's raw bits (low word)
+    fill_high = 5,   ///< padding: the constant's high word (8-byte elements)
+    block_size = 6,  ///< depth/space: B
+    channels = 7,    ///< depth/space: C', the channel count of the "space" tensor
+    input_strides = 8, ///< depth/space: the input's element strides of N, C, H, W (4 words)
+};
+
+/// Everything a dispatch needs besides the buffers.
+struct dispatch_params {
+    kernel_family family = kernel_family::slice;
+    std::uint32_t width = 0; ///< element bytes: 1, 2, 4 or 8
+    std::array<std::uint32_t, header_dwords> header{};
+    /// cb1, per output axis k in decreasing output stride:
+    ///   row k     = (output stride, output size, input stride, a)
+    ///   row 8 + k = (b, 0, the axis' position in the desc, 0)
+    /// slice: a = CopyStart, b = the signed window stride; padding: a = StartPadding, b = input size.
+    std::array<std::uint32_t, axis_rows * 4> axes{};
+    std::uint32_t units = 0;
+};
+
+/// The kernel parameters of a valid desc (the desc layer has checked it). Throws validation_error
+/// where a tensor is beyond the kernels' 32-bit addressing: more than 4 GiB - 1 bytes, or a size
+/// or pad of 2^31 or more.
+inline dispatch_params make_params(const operator_desc& any) {
+    return std::visit(
+        [](const auto& d) {
+            using D = std::remove_cvref_t<decltype(d)>;
+            const std::string_view op = to_string(D::type);
+            dispatch_params p;
+            p.width = static_cast<std::uint32_t>(element_size(d.input_tensor.data_type));
+            const detail::layout in = detail::layout_of(d.input_tensor), out = detail::layout_of(d.output_tensor);
+            for (const auto& [field, desc] : {std::pair{"InputTensor", &d.input_tensor},
+                                              std::pair{"OutputTensor", &d.output_tensor}}) {
+                if (calc_buffer_tensor_size(*desc) > 0xffff'ffffu)
+                    throw validation_error(fmt::format(
+                        "{}: {} needs {} bytes; the D3D12 kernels address at most 4 GiB - 1 bytes per buffer", op,
+                        field, calc_buffer_tensor_size(*desc)));
+                for (std::size_t i = 0; i < desc->sizes.size(); ++i)
+                    if (desc->sizes[i] >= 0x8000'0000u)
+                        throw validation_error(fmt::format("{}: {}.Sizes[{}] = {} is 2^31 or more, beyond the D3D12 "
+                                                           "kernels' 32-bit signed index arithmetic",
+                                                           op, field, i, desc->sizes[i]));
+            }
+            const std::uint64_t out_bytes = calc_buffer_tensor_size(d.output_tensor);
+            p.units = static_cast<std::uint32_t>(p.width == 8 ? out_bytes / 8 : out_bytes / 4);
+
+            // Output axes by decreasing stride; size-1 axes last, with stride 1 (their coordinate
+            // is then the remainder, which must be 0).
+            std::array<std::size_t, dmlref::detail::max_plan_rank> order{};
+            std::iota(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(out.rank), std::size_t{0});
+            auto key = [&](std::size_t a) { return out.extents[a] == 1 ? std::ptrdiff_t{0} : out.strides[a]; };
+            std::stable_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(out.rank),
+                             [&](std::size_t a, std::size_t b) { return key(a) > key(b); });
+            auto& h = p.header;
+            h[rank] = static_cast<std::uint32_t>(out.rank);
+            auto u32 = [](std::ptrdiff_t v) { return static_cast<std::uint32_t>(v); };
+            for (std::size_t k = 0; k < out.rank; ++k) {
+                const std::size_t a = order[k];
+                std::uint32_t* row = &p.axes[4 * k];
+                std::uint32_t* row2 = &p.axes[4 * (8 + k)];
+                row[0] = out.extents[a] == 1 ? 1u : u32(out.strides[a]);
+                row[1] = u32(out.extents[a]);
+                row[2] = u32(in.strides[a]);
+                row2[2] = static_cast<std::uint32_t>(a);
+                if constexpr (std::is_same_v<D, slice1_desc>) {
+                    const std::int32_t stride = d.input_window_strides[a];
+                    row[3] = d.input_window_offsets[a] + (stride < 0 ? d.input_window_sizes[a] - 1 : 0);
+                    row2[0] = static_cast<std::uint32_t>(stride);
+                } else if constexpr (std::is_same_v<D, slice_desc>) {
+                    row[3] = d.offsets[a];
+                    row2[0] = d.strides[a];
+                } else if constexpr (std::is_same_v<D, padding_desc> || std::is_same_v<D, padding1_desc>) {
+                    row[3] = d.start_padding[a];
+                    row2[0] = u32(in.extents[a]);
+                }
+            }
+            if constexpr (detail::is_depth_space_v<D>) {
+                p.family = kernel_family::depth_space;
+                constexpr bool to_depth = detail::direction_of<D>() == depth_space_direction::space_to_depth;
+                h[option] = (to_depth ? 1u : 0u) |
+                            (detail::order_of(d) == depth_space_order::column_row_depth ? 2u : 0u);
+                h[block_size] = d.block_size;
+                h[channels] = u32(to_depth ? in.extents[1] : out.extents[1]);
+                for (std::size_t i = 0; i < 4; ++i) h[input_strides + i] = u32(in.strides[i]);
+            } else if constexpr (std::is_same_v<D, slice1_desc> || std::is_same_v<D, slice_desc>) {
+                p.family = kernel_family::slice;
+            } else {
+                p.family = kernel_family::padding;
+                h[option] = static_cast<std::uint32_t>(d.padding_mode);
+                std::array<std::byte, 8> fill{};
+                if constexpr (std::is_same_v<D, padding_desc>)
+                    fill = detail::padding_v0_value(d.output_tensor.data_type, d.padding_value);
+                else
+                    std::memcpy(fill.data(), d.padding_value.bytes.data(), p.width); // only the element's bytes
+                std::memcpy(&h[fill_low], fill.data(), 4);
+                std::memcpy(&h[fill_high], fill.data() + 4, 4);
+            }
+            return p;
+        },
+        any);
+}
+
+namespace detail {
+
+using namespace dxbc;
+
+/// Temp registers of the kernels (the .x component of each), named as in the HLSL.
+enum reg : std::uint32_t {
+    r_unit, r_test, r_valid, r_src, r_fill, r_value /* .xy */, r_address, r_word, r_offset, r_rem, r_k, r_c,
+    r_t, r_s0, r_s1, r_s2, r_s3, r_s4, r_s5, r_s6, r_s7, r_s8, r_c0, r_c1, r_c2, r_c3, reg_count
+};
+
+inline operand dst(std::uint32_t n) { return r(n).mask(mask_x); }
+inline operand src(std::uint32_t n) { return r(n).x(); }
+inline operand header(std::uint32_t word) { return cb(0, word / 4).select(word % 4); }
+/// cb1[base + k].component: the per-axis table at the loop counter.
+inline operand axis(std::uint32_t base, std::uint32_t component) {
+    return operand::cb_relative(1, base, src(r_k)).select(component);
+}
+inline constexpr std::uint32_t all_ones = 0xffff'ffffu;
+
+/// locate(offset): r_valid = whether element offset r_offset is an element of the output tensor,
+/// r_src = the input element it copies, r_fill = whether it takes the padding constant instead.
+inline void emit_locate(program& p, kernel_family family, testing::kernel_fault fault) {
+    p.emit(op::mov, {dst(r_rem), src(r_offset)});
+    p.emit(op::mov, {dst(r_k), imm(0)});
+    p.emit(op::mov, {dst(r_valid), imm(all_ones)});
+    p.emit(op::mov, {dst(r_src), imm(0)});
+    p.emit(op::mov, {dst(r_fill), imm(0)});
+    if (family == kernel_family::depth_space)
+        for (std::uint32_t j = 0; j < 4; ++j) p.emit(op::mov, {dst(r_c0 + j), imm(0)});
+    p.loop();
+    p.emit(op::uge, {dst(r_test), src(r_k), header(rank)});
+    p.breakc_nonzero(src(r_test));
+    // c = rem / stride, rem = rem % stride; an offset with c >= size is no element.
+    p.emit(op::udiv, {dst(r_c), dst(r_rem), src(r_rem), axis(0, 0)});
+    p.emit(op::uge, {dst(r_test), src(r_c), axis(0, 1)});
+    p.emit(op::movc, {dst(r_valid), src(r_test), imm(0), src(r_valid)});
+    switch (family) {
+    case kernel_family::slice:
+        // src += (CopyStart + WindowStride * c) * InputStride
+        p.emit(op::imad, {dst(r_t), axis(8, 0), src(r_c), axis(0, 3)});
+        p.emit(op::imad, {dst(r_src), src(r_t), axis(0, 2), src(r_src)});
+        break;
+    case kernel_family::depth_space:
+        // Keep c as the coordinate of the desc's axis this row describes.
+        for (std::uint32_t j = 0; j < 4; ++j) {
+            p.emit(op::ieq, {dst(r_test), axis(8, 2), imm(j)});
+            p.emit(op::movc, {dst(r_c0 + j), src(r_test), src(r_c), src(r_c0 + j)});
+        }
+        break;
+    case kernel_family::padding: {
+        // t = c - StartPadding; n = the input size; outside when t is not in [0, n) (unsigned).
+        const operand n = axis(8, 0), mode = header(option);
+        p.emit(op::iadd, {dst(r_t), src(r_c), axis(0, 3).negated()});
+        p.emit(op::uge, {dst(r_test), src(r_t), n});
+        p.if_nonzero(src(r_test));
+        {
+            // CONSTANT: the element takes the padding value.
+            p.emit(op::ieq, {dst(r_s0), mode, imm(0)});
+            p.emit(op::or_, {dst(r_fill), src(r_fill), src(r_s0)});
+            // The period p: REFLECTION 2n - 2, SYMMETRIC 2n, WRAP (and EDGE, unused) n.
+            p.emit(op::ieq, {dst(r_s1), mode, imm(2)});
+            p.emit(op::ieq, {dst(r_s2), mode, imm(3)});
+            p.emit(op::ishl, {dst(r_s3), n, imm(1)});
+            p.emit(op::iadd, {dst(r_s4), src(r_s3), imm(static_cast<std::uint32_t>(-2))});
+            p.emit(op::movc, {dst(r_s5), src(r_s2), src(r_s3), n});
+            p.emit(op::movc, {dst(r_s5), src(r_s1), src(r_s4), src(r_s5)});
+            if (fault == testing::kernel_fault::off_by_one_fold) p.emit(op::iadd, {dst(r_s5), src(r_s5), imm(1)});
+            // m = t mod p, non-negative: |t| % p, then p - that for negative t (when not 0).
+            p.emit(op::ilt, {dst(r_s0), src(r_t), imm(0)});
+            p.emit(op::ineg, {dst(r_s4), src(r_t)});
+            p.emit(op::movc, {dst(r_s4), src(r_s0), src(r_s4), src(r_t)});
+            p.emit(op::udiv, {dst(r_s6), dst(r_s4), src(r_s4), src(r_s5)});
+            p.emit(op::ine, {dst(r_s6), src(r_s4), imm(0)});
+            p.emit(op::and_, {dst(r_s6), src(r_s6), src(r_s0)});
+            p.emit(op::iadd, {dst(r_s7), src(r_s5), src(r_s4).negated()});
+            p.emit(op::movc, {dst(r_s4), src(r_s6), src(r_s7), src(r_s4)});
+            // Folded: m < n ? m : p - m (REFLECTION, WRAP), p - 1 - m (SYMMETRIC; r_s2 is -1 then).
+            p.emit(op::ult, {dst(r_s6), src(r_s4), n});
+            p.emit(op::iadd, {dst(r_s7), src(r_s5), src(r_s4).negated()});
+            p.emit(op::iadd, {dst(r_s7), src(r_s7), src(r_s2)});
+            p.emit(op::movc, {dst(r_s8), src(r_s6), src(r_s4), src(r_s7)});
+            // EDGE: t < 0 ? 0 : n - 1.
+            p.emit(op::ieq, {dst(r_s1), mode, imm(1)});
+            p.emit(op::iadd, {dst(r_s7), n, imm(all_ones)});
+            p.emit(op::movc, {dst(r_s7), src(r_s0), imm(0), src(r_s7)});
+            p.emit(op::movc, {dst(r_t), src(r_s1), src(r_s7), src(r_s8)});
+        }
+        p.endif();
+        p.emit(op::imad, {dst(r_src), src(r_t), axis(0, 2), src(r_src)});
+        break;
+    }
+    }
+    p.emit(op::iadd, {dst(r_k), src(r_k), imm(1)});
+    p.endloop();
+    p.emit(op::ine, {dst(r_test), src(r_rem), imm(0)});
+    p.emit(op::movc, {dst(r_valid), src(r_test), imm(0), src(r_valid)});
+    if (family != kernel_family::depth_space) return;
+
+    // The depth/space equation on (c0, c1, c2, c3) = the output's (N, C, H, W) coordinates.
+    const operand b = header(block_size), c_prime = header(channels);
+    const bool swapped = fault == testing::kernel_fault::swapped_depth_space_order;
+    auto if_crd = [&] { // if (COLUMN_ROW_DEPTH), or its opposite in the faulty kernel
+        p.emit(op::and_, {dst(r_test), header(option), imm(2)});
+        if (swapped) p.if_zero(src(r_test));
+        else p.if_nonzero(src(r_test));
+    };
+    auto input_offset = [&](std::uint32_t n_, std::uint32_t c_, std::uint32_t h_, std::uint32_t w_) {
+        p.emit(op::imad, {dst(r_src), src(n_), header(input_strides + 0), imm(0)});
+        p.emit(op::imad, {dst(r_src), src(c_), header(input_strides + 1), src(r_src)});
+        p.emit(op::imad, {dst(r_src), src(h_), header(input_strides + 2), src(r_src)});
+        p.emit(op::imad, {dst(r_src), src(w_), header(input_strides + 3), src(r_src)});
+    };
+    p.emit(op::and_, {dst(r_test), header(option), imm(1)});
+    p.if_zero(src(r_test));
+    {
+        // DepthToSpace: out (n, c, y, x) <- in (n, cd, y / B, x / B); bh = y % B, bw = x % B.
+        p.emit(op::udiv, {dst(r_s1), dst(r_s2), src(r_c2), b}); // h, bh
+        p.emit(op::udiv, {dst(r_s3), dst(r_s4), src(r_c3), b}); // w, bw
+        if_crd();
+        p.emit(op::imad, {dst(r_s5), src(r_c1), b, src(r_s2)}); // cd = (c * B + bh) * B + bw
+        p.emit(op::imad, {dst(r_s5), src(r_s5), b, src(r_s4)});
+        p.else_();
+        p.emit(op::imad, {dst(r_s5), src(r_s2), b, src(r_s4)}); // cd = (bh * B + bw) * C' + c
+        p.emit(op::imad, {dst(r_s5), src(r_s5), c_prime, src(r_c1)});
+        p.endif();
+        input_offset(r_c0, r_s5, r_s1, r_s3);
+    }
+    p.else_();
+    {
+        // SpaceToDepth: out (n, cd, h, w) <- in (n, c, h * B + bh, w * B + bw).
+        if_crd();
+        p.emit(op::udiv, {dst(r_s1), dst(r_s4), src(r_c1), b});  // q = cd / B, bw = cd % B
+        p.emit(op::udiv, {dst(r_s5), dst(r_s2), src(r_s1), b});  // c = q / B, bh = q % B
+        p.else_();
+        p.emit(op::udiv, {dst(r_s1), dst(r_s5), src(r_c1), c_prime}); // q = cd / C', c = cd % C'
+        p.emit(op::udiv, {dst(r_s2), dst(r_s4), src(r_s1), b});         // bh = q / B, bw = q % B
+        p.endif();
+        p.emit(op::imad, {dst(r_s6), src(r_c2), b, src(r_s2)}); // y = h * B + bh
+        p.emit(op::imad, {dst(r_s7), src(r_c3), b, src(r_s4)}); // x = w * B + bw
+        input_offset(r_c0, r_s5, r_s6, r_s7);
+    }
+    p.endif();
+}
+
+} // namespace detail
+
+/// The DXBC container of a kernel for elements of `width` bytes (1, 2, 4 or 8).
+inline std::vector<std::uint32_t> bytecode(kernel_family family, std::uint32_t width,
+                                           testing::kernel_fault fault = testing::kernel_fault::none) {
+    using namespace dxbc;
+    using namespace detail;
+    if (width != 1 && width != 2 && width != 4 && width != 8)
+        throw std::invalid_argument(fmt::format("d3d12 kernels: element width {} is not 1, 2, 4 or 8", width));
+    program p;
+    p.dcl_global_flags();
+    p.dcl_constant_buffer(0, header_dwords / 4, false);
+    p.dcl_constant_buffer(1, axis_rows, true);
+    p.dcl_resource_raw(0);
+    p.dcl_uav_raw(0);
+    p.dcl_input_thread_id_xy();
+    p.dcl_temps(reg_count);
+    p.dcl_thread_group(threads_per_group, 1, 1);
+
+    // unit = id.y * row_pitch + id.x; threads past the last unit do nothing.
+    p.emit(op::imad, {dst(r_unit), thread_id().y(), header(row_pitch), thread_id().x()});
+    p.emit(op::uge, {dst(r_test), src(r_unit), header(unit_count)});
+    p.if_nonzero(src(r_test));
+    p.ret();
+    p.endif();
+
+    if (width >= 4) {
+        // One element per thread: offset = unit; 8-byte elements move as two words (.xy).
+        const std::uint32_t mask = width == 8 ? mask_xy : mask_x;
+        const std::uint32_t swizzle = width == 8 ? 0x04u /* xyxx */ : 0x00u /* xxxx */;
+        const std::uint32_t log2_width = width == 8 ? 3 : 2;
+        p.emit(op::mov, {dst(r_offset), src(r_unit)});
+        emit_locate(p, family, fault);
+        p.if_nonzero(src(r_valid));
+        p.if_nonzero(src(r_fill));
+        p.emit(op::mov, {dst(r_value), header(fill_low)});
+        if (width == 8) p.emit(op::mov, {r(r_value).mask(0x2), header(fill_high)});
+        p.else_();
+        p.emit(op::ishl, {dst(r_address), src(r_src), imm(log2_width)});
+        p.emit(op::ld_raw, {r(r_value).mask(mask), src(r_address), t(0).swizzle(swizzle)});
+        p.endif();
+        p.emit(op::ishl, {dst(r_address), src(r_unit), imm(log2_width)});
+        p.emit(op::store_raw, {u(0).mask(mask), src(r_address), r(r_value).swizzle(swizzle)});
+        p.endif();
+    } else {
+        // One output word per thread, assembled lane by lane from the words that hold the sources;
+        // lanes that are no element keep the word's current bits.
+        const std::uint32_t lanes = 4 / width, bits = 8 * width, log2_width = width == 2 ? 1 : 0;
+        p.emit(op::ishl, {dst(r_address), src(r_unit), imm(2)});
+        p.emit(op::ld_raw, {dst(r_word), src(r_address), u(0).swizzle(0)});
+        for (std::uint32_t lane = 0; lane < lanes; ++lane) {
+            p.emit(op::imad, {dst(r_offset), src(r_unit), imm(lanes), imm(lane)});
+            emit_locate(p, family, fault);
+            p.if_nonzero(src(r_valid));
+            p.if_nonzero(src(r_fill));
+            p.emit(op::mov, {dst(r_value), header(fill_low)});
+            p.else_();
+            // byte = src * width; the word at byte & ~3; the field at bit (byte & 3) * 8.
+            p.emit(op::ishl, {dst(r_s0), src(r_src), imm(log2_width)});
+            p.emit(op::and_, {dst(r_s1), src(r_s0), imm(~3u)});
+            p.emit(op::ld_raw, {dst(r_value), src(r_s1), t(0).swizzle(0)});
+            p.emit(op::and_, {dst(r_s1), src(r_s0), imm(3)});
+            p.emit(op::ishl, {dst(r_s1), src(r_s1), imm(3)});
+            p.emit(op::ubfe, {dst(r_value), imm(bits), src(r_s1), src(r_value)});
+            p.endif();
+            p.emit(op::bfi, {dst(r_word), imm(bits), imm(lane * bits), src(r_value), src(r_word)});
+            p.endif();
+        }
+        p.emit(op::store_raw, {u(0).mask(mask_x), src(r_address), src(r_word)});
+    }
+    p.ret();
+    return container(p.tokens());
+}
+
+} // namespace kernels
+} // namespace dmlref::d3d12

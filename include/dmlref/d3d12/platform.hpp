@@ -1,0 +1,69 @@
+#pragma once
+/// \file platform.hpp
+/// The one place where Windows and Linux differ. On Windows the backend uses the SDK's <d3d12.h>;
+/// on Linux it uses vkd3d's headers (<vkd3d_utils.h>), which declare the same interfaces with the
+/// Windows calling convention and implement them on Vulkan. The API names are the same, so the
+/// rest of the backend is one code path. (DirectX-Headers cannot stand in for vkd3d's headers on
+/// Linux: their ABI is System V, vkd3d's is ms_abi.)
+///
+/// Include this header before any vkd3d header: it must define WIDL_EXPLICIT_AGGREGATE_RETURNS
+/// first, or methods that return structs (GetCPUDescriptorHandleForHeapStart, GetDesc) are called
+/// with the wrong ABI.
+
+#if defined(_WIN32)
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#include <windows.h>
+#include <d3d12.h>
+#else
+#ifndef WIDL_EXPLICIT_AGGREGATE_RETURNS
+#define WIDL_EXPLICIT_AGGREGATE_RETURNS
+#endif
+#ifndef NOMINMAX
+#define NOMINMAX // vkd3d_windows.h defines min and max macros otherwise
+#endif
+#include <vkd3d_utils.h>
+#endif
+
+#include <cstdint>
+
+namespace dmlref::d3d12::platform {
+
+/// The interface ids the backend asks for. vkd3d exports no IID_* symbols (a program defines them
+/// with INITGUID in one translation unit), so this header-only backend carries its own copies.
+inline constexpr GUID iid_device = {0x189819f1, 0x1db6, 0x4b57, {0xbe, 0x54, 0x18, 0x21, 0x33, 0x9b, 0x85, 0xf7}};
+inline constexpr GUID iid_command_queue = {0x0ec870a6, 0x5d7e, 0x4c22, {0x8c, 0xfc, 0x5b, 0xaa, 0xe0, 0x76, 0x16, 0xed}};
+inline constexpr GUID iid_command_allocator = {0x6102dee4, 0xaf59, 0x4b09, {0xb9, 0x99, 0xb4, 0x4d, 0x73, 0xf0, 0x9b, 0x24}};
+inline constexpr GUID iid_graphics_command_list = {0x5b160d0f, 0xac1b, 0x4185, {0x8b, 0xa8, 0xb3, 0xae, 0x42, 0xa5, 0xa4, 0x55}};
+inline constexpr GUID iid_fence = {0x0a753dcf, 0xc4d8, 0x4b91, {0xad, 0xf6, 0xbe, 0x5a, 0x60, 0xd9, 0x5a, 0x76}};
+inline constexpr GUID iid_resource = {0x696442be, 0xa72e, 0x4059, {0xbc, 0x79, 0x5b, 0x5c, 0x98, 0x04, 0x0f, 0xad}};
+inline constexpr GUID iid_root_signature = {0xc54a6b66, 0x72df, 0x4ee8, {0x8b, 0xe5, 0xa9, 0x46, 0xa1, 0x42, 0x92, 0x14}};
+inline constexpr GUID iid_pipeline_state = {0x765a30f3, 0xf624, 0x4c6f, {0xa8, 0x28, 0xac, 0xe9, 0x48, 0x62, 0x24, 0x45}};
+
+/// D3D12CreateDevice on the default adapter at feature level 11_0.
+inline HRESULT create_device(ID3D12Device** device) {
+    return D3D12CreateDevice(nullptr, D3D_FEATURE_LEVEL_11_0, iid_device, reinterpret_cast<void**>(device));
+}
+
+/// An event a fence can signal, waited on without a timeout (vkd3d 1.2 implements no timed wait).
+class event {
+public:
+#if defined(_WIN32)
+    event() : handle_(CreateEventW(nullptr, FALSE, FALSE, nullptr)) {}
+    ~event() { if (handle_) CloseHandle(handle_); }
+    void wait() const { WaitForSingleObject(handle_, INFINITE); }
+#else
+    event() : handle_(vkd3d_create_event()) {}
+    ~event() { if (handle_) vkd3d_destroy_event(handle_); }
+    void wait() const { vkd3d_wait_event(handle_, VKD3D_INFINITE); }
+#endif
+    event(const event&) = delete;
+    event& operator=(const event&) = delete;
+    HANDLE handle() const noexcept { return handle_; }
+
+private:
+    HANDLE handle_;
+};
+
+} // namespace dmlref::d3d12::platform

@@ -1,0 +1,30 @@
+// dmlref D3D12 kernels: the bindings and parameters the three kernels share. The DXBC the backend
+// runs is assembled from include/dmlref/d3d12/kernels.hpp, which mirrors these files; they are
+// the readable source (compiled in CI by glslang's HLSL front end so that they cannot rot).
+#ifndef WIDTH
+#define WIDTH 4 // element bytes: 1, 2, 4 or 8
+#endif
+
+// Root constants (12 words).
+cbuffer header : register(b0) {
+    uint unit_count;     // threads with work: output words (WIDTH <= 4) or 8-byte elements
+    uint row_pitch;      // threads per row of the 2-D dispatch
+    uint rank;           // axes in the table below
+    uint option;         // padding: PaddingMode; depth/space: bit 0 space-to-depth, bit 1 COLUMN_ROW_DEPTH
+    uint fill_low;       // padding: the constant's raw bits
+    uint fill_high;
+    uint block_size;     // depth/space: B
+    uint channels;       // depth/space: C', the channels of the "space" tensor
+    uint4 input_strides; // depth/space: the input's element strides of N, C, H, W
+};
+
+// One row pair per output axis, in decreasing output stride (size-1 axes last, stride 1).
+cbuffer axes : register(b1) {
+    uint4 axis_a[8]; // output stride, output size, input stride, a (slice: CopyStart; padding: StartPadding)
+    uint4 axis_b[8]; // b (slice: the signed window stride; padding: the input size), 0, the desc's axis, 0
+};
+
+ByteAddressBuffer input : register(t0);
+RWByteAddressBuffer output : register(u0);
+
+static const uint CONSTANT = 0, EDGE = 1, REFLECTION = 2, SYMMETRIC = 3, WRAP = 4;

@@ -1,0 +1,88 @@
+// GPU == CPU, bit for bit, on 2,400 random valid descs (300 per operator) spanning every mode,
+// order, block size 1 to 4, data type and rank 1 to 8, with strided, permuted and broadcast
+// inputs, outputs with gaps, negative window strides and pads larger than the axis. The output
+// buffer starts as random bytes on both sides, so bytes outside the tensor must keep them.
+#include <dmlref/d3d12.hpp>
+
+#include "random_cases.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <set>
+
+using namespace dmlref;
+using namespace d3d12_test;
+
+namespace {
+
+std::string describe(const operator_desc& d) {
+    auto tensor_text = [](const buffer_tensor_desc& t) {
+        return fmt::format("{} sizes {{{}}} strides {}", to_string(t.data_type), fmt::join(t.sizes, ","),
+                           t.strides ? fmt::format("{{{}}}", fmt::join(*t.strides, ",")) : std::string("packed"));
+    };
+    return fmt::format("{}: in {}, out {}", to_string(type_of(d)), tensor_text(input_of(d)), tensor_text(output_of(d)));
+}
+
+struct coverage {
+    std::set<data_type> types;
+    std::set<std::size_t> ranks;
+    std::set<std::uint32_t> block_sizes, modes, orders;
+    bool negative_stride = false, broadcast = false, gaps = false, pad_beyond_axis = false;
+
+    void add(const operator_desc& any) {
+        types.insert(input_of(any).data_type);
+        ranks.insert(input_of(any).sizes.size());
+        const auto& in = input_of(any);
+        if (in.strides && std::count(in.strides->begin(), in.strides->end(), 0u) > 0) broadcast = true;
+        const auto& out = output_of(any);
+        if (out.total_tensor_size_in_bytes > element_count(out.sizes) * element_size(out.data_type) + 3) gaps = true;
+        std::visit(
+            [&](const auto& d) {
+                if constexpr (requires { d.block_size; }) block_sizes.insert(d.block_size);
+                if constexpr (requires { d.order; }) orders.insert(static_cast<std::uint32_t>(d.order));
+                if constexpr (requires { d.input_window_strides; })
+                    for (auto s : d.input_window_strides) negative_stride |= s < 0;
+                if constexpr (requires { d.padding_mode; }) {
+                    modes.insert(static_cast<std::uint32_t>(d.padding_mode));
+                    for (std::size_t i = 0; i < d.start_padding.size(); ++i)
+                        pad_beyond_axis |= std::max(d.start_padding[i], d.end_padding[i]) > d.input_tensor.sizes[i];
+                }
+            },
+            any);
+    }
+};
+
+} // namespace
+
+TEST_CASE("d3d12: GPU == CPU on 2,400 random descs, bytes outside the output tensor kept", "[d3d12][random]") {
+    d3d12::context gpu;
+    rng_t rng(20261123);
+    coverage seen;
+    int failures = 0;
+    constexpr std::size_t cases = 2400;
+    for (std::size_t k = 0; k < cases; ++k) {
+        const operator_desc desc = any_desc(rng, k);
+        REQUIRE_FALSE(validate(desc));
+        seen.add(desc);
+        const auto input = random_bytes(rng, input_of(desc).total_tensor_size_in_bytes);
+        const auto initial = random_bytes(rng, output_of(desc).total_tensor_size_in_bytes);
+        std::vector<std::byte> expected = initial;
+        dmlref::execute(desc, input, expected);
+        const std::vector<std::byte> actual = gpu.run(desc, input, std::span<const std::byte>(initial));
+        if (actual != expected && ++failures <= 5) {
+            INFO("case " << k << ": " << describe(desc));
+            INFO(gpu.verify(desc, input).to_string());
+            CHECK(actual == expected);
+        }
+    }
+    CHECK(failures == 0);
+    CHECK(seen.types.size() == 11);
+    CHECK(seen.ranks == std::set<std::size_t>{1, 2, 3, 4, 5, 6, 7, 8});
+    CHECK(seen.block_sizes == std::set<std::uint32_t>{1, 2, 3, 4});
+    CHECK(seen.modes == std::set<std::uint32_t>{0, 1, 2, 3, 4});
+    CHECK(seen.orders == std::set<std::uint32_t>{0, 1});
+    CHECK(seen.negative_stride);
+    CHECK(seen.broadcast);
+    CHECK(seen.gaps);
+    CHECK(seen.pad_beyond_axis);
+}
