@@ -13,8 +13,8 @@
 #include <set>
 
 using namespace dmlref;
-using d3d12_test::input_of;
-using d3d12_test::output_of;
+using dmlref::random_cases::input_of;
+using dmlref::random_cases::output_of;
 
 namespace {
 
