@@ -547,18 +547,31 @@ inline void check(const operator_desc& desc, feature_level level = newest_featur
     detail::throw_if(validate(desc, level));
 }
 
+/// How execute() runs. The result never depends on it.
+struct execution_options {
+    /// Threads that split the output's outer rows, the calling thread included; 0 and 1 both
+    /// mean the calling thread alone. Small outputs (under 256 KiB per thread) use fewer.
+    std::size_t thread_count = 1;
+};
+
 /// Runs the operator from `input` into `output` (each the whole buffer bound to the tensor) after
 /// every check; throws validation_error and writes nothing when one fails. Writes only the output
 /// tensor's elements: other bytes of the output buffer keep their values.
 inline void execute(const operator_desc& desc, std::span<const std::byte> input, std::span<std::byte> output,
-                    feature_level level = newest_feature_level) {
+                    execution_options options, feature_level level = newest_feature_level) {
     detail::throw_if(validate(desc, input, output, level));
     std::vector<std::ptrdiff_t> tables;
     detail::copy_plan plan = std::visit([&](const auto& d) { return detail::plan_desc(d, tables); }, desc);
     plan.input = input.data();
     plan.output = output.data();
     plan.width = element_size(std::visit([](const auto& d) { return d.input_tensor.data_type; }, desc));
-    detail::execute(plan);
+    detail::execute(plan, options.thread_count);
+}
+
+/// execute() on the calling thread alone.
+inline void execute(const operator_desc& desc, std::span<const std::byte> input, std::span<std::byte> output,
+                    feature_level level = newest_feature_level) {
+    execute(desc, input, output, execution_options{}, level);
 }
 
 } // namespace dmlref

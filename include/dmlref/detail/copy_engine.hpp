@@ -13,6 +13,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <system_error>
+#include <thread>
+#include <utility>
+#include <vector>
 
 namespace dmlref::detail {
 
@@ -72,39 +77,155 @@ template <> struct word_of<2> { using type = std::uint16_t; };
 template <> struct word_of<4> { using type = std::uint32_t; };
 template <> struct word_of<8> { using type = std::uint64_t; };
 
-/// Moves of Width-byte elements through the same-width unsigned word (no aliasing questions:
-/// loads and stores are memcpy, which compilers turn into single moves).
+// GCC 12+ and Clang can shuffle 16-byte vectors in portable code (__builtin_shufflevector). The
+// kernels use that for reversed and interleaved runs, which compilers do not vectorize at -O2;
+// elsewhere the scalar loops below do the same work.
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)
+#define DMLREF_VECTOR_KERNELS 1
+#else
+#define DMLREF_VECTOR_KERNELS 0
+#endif
+
+/// The bytes of `v` in reverse order (compilers turn this into one byte-swap instruction).
+constexpr std::uint64_t byte_reversed(std::uint64_t v) noexcept {
+    v = ((v & 0x00ff00ff00ff00ffu) << 8) | ((v >> 8) & 0x00ff00ff00ff00ffu);
+    v = ((v & 0x0000ffff0000ffffu) << 16) | ((v >> 16) & 0x0000ffff0000ffffu);
+    return (v << 32) | (v >> 32);
+}
+
+/// The inner kernels for Width-byte elements. Elements move through the same-width unsigned word
+/// (memcpy loads and stores: no aliasing questions, and compilers emit single moves). Pointers and
+/// steps are in bytes, counts in elements. No kernel touches a byte outside the elements it names.
 template <std::size_t Width>
 struct mover {
     using word = typename word_of<Width>::type;
+    static constexpr auto w = static_cast<std::ptrdiff_t>(Width);
+
     static word load(const std::byte* p) noexcept {
-        word w;
-        std::memcpy(&w, p, Width);
-        return w;
+        word v;
+        std::memcpy(&v, p, Width);
+        return v;
     }
-    static void store(std::byte* p, word w) noexcept { std::memcpy(p, &w, Width); }
+    static void store(std::byte* p, word v) noexcept { std::memcpy(p, &v, Width); }
+
+#if DMLREF_VECTOR_KERNELS
+    /// 16 bytes as `lanes` words.
+    typedef word vec __attribute__((vector_size(16)));
+    static constexpr std::ptrdiff_t lanes = 16 / w;
+    static vec load_vec(const std::byte* p) noexcept {
+        vec v;
+        std::memcpy(&v, p, 16);
+        return v;
+    }
+    static void store_vec(std::byte* p, vec v) noexcept { std::memcpy(p, &v, 16); }
+    template <std::size_t... I> static vec reversed(vec v, std::index_sequence<I...>) noexcept {
+        return __builtin_shufflevector(v, v, (lanes - 1 - static_cast<std::ptrdiff_t>(I))...);
+    }
+    /// Lanes `first`, `first` + 2, ... of the pair (a, b): the even or odd elements of 32 bytes.
+    template <std::size_t First, std::size_t... I> static vec every_second(vec a, vec b, std::index_sequence<I...>) noexcept {
+        return __builtin_shufflevector(a, b, (First + 2 * I)...);
+    }
+    /// a0 b0 a1 b1 ... from lane `first` on: half of the interleave of a and b.
+    template <std::size_t First, std::size_t... I> static vec zipped(vec a, vec b, std::index_sequence<I...>) noexcept {
+        return __builtin_shufflevector(a, b, (First + I / 2 + (I % 2) * static_cast<std::size_t>(lanes))...);
+    }
+    using lane_indices = std::make_index_sequence<static_cast<std::size_t>(16 / Width)>;
+#endif
 
     static void fill(std::byte* out, std::ptrdiff_t count, std::ptrdiff_t out_step, word value) noexcept {
+        if (out_step == w && (Width == 1 || value == 0)) {
+            std::memset(out, static_cast<int>(value & 0xff), static_cast<std::size_t>(count * w));
+            return;
+        }
         for (std::ptrdiff_t i = 0; i < count; ++i) store(out + i * out_step, value);
     }
 
-    /// count elements from `in` (step `in_step` bytes) to `out` (step `out_step` bytes).
+    static void strided(std::byte* out, std::ptrdiff_t out_step, const std::byte* in, std::ptrdiff_t in_step,
+                        std::ptrdiff_t count) noexcept {
+        for (std::ptrdiff_t i = 0; i < count; ++i) store(out + i * out_step, load(in + i * in_step));
+    }
+
+    /// out[i] = in[-i]: `in` is the first element read, the highest address of the run.
+    static void reverse(std::byte* out, const std::byte* in, std::ptrdiff_t count) noexcept {
+        std::ptrdiff_t i = 0;
+        if constexpr (Width == 1) {
+            for (; i + 8 <= count; i += 8) {
+                std::uint64_t v;
+                std::memcpy(&v, in - i - 7, 8);
+                v = byte_reversed(v);
+                std::memcpy(out + i, &v, 8);
+            }
+        }
+#if DMLREF_VECTOR_KERNELS
+        if constexpr (Width > 1) {
+            for (; i + lanes <= count; i += lanes)
+                store_vec(out + i * w, reversed(load_vec(in - (i + lanes - 1) * w), lane_indices{}));
+        }
+#endif
+        for (; i < count; ++i) store(out + i * w, load(in - i * w));
+    }
+
+    /// out[i] = in[2 * i]: a slice with stride 2.
+    static void every_other(std::byte* out, const std::byte* in, std::ptrdiff_t count) noexcept {
+        std::ptrdiff_t i = 0;
+#if DMLREF_VECTOR_KERNELS
+        // Each step reads 2 * lanes elements; the last one it may read is in[2 * count - 2].
+        for (; i + lanes < count; i += lanes)
+            store_vec(out + i * w,
+                      every_second<0>(load_vec(in + 2 * i * w), load_vec(in + (2 * i + lanes) * w), lane_indices{}));
+#endif
+        for (; i < count; ++i) store(out + i * w, load(in + 2 * i * w));
+    }
+
+    /// Copies a run of an affine piece: count elements, `in_step` and `out_step` bytes apart.
     static void run(std::byte* out, std::ptrdiff_t out_step, const std::byte* in, std::ptrdiff_t in_step,
                     std::ptrdiff_t count) noexcept {
-        constexpr auto w = static_cast<std::ptrdiff_t>(Width);
-        if (out_step == w && in_step == w) {
-            std::memcpy(out, in, static_cast<std::size_t>(count) * Width);
-        } else if (in_step == 0) {
-            fill(out, count, out_step, load(in));
-        } else {
-            for (std::ptrdiff_t i = 0; i < count; ++i) store(out + i * out_step, load(in + i * in_step));
+        if (out_step == w) {
+            if (in_step == w) return (void)std::memcpy(out, in, static_cast<std::size_t>(count * w));
+            if (in_step == 0) return fill(out, count, w, load(in));
+            if (in_step == -w) return reverse(out, in, count);
+            if (in_step == 2 * w) return every_other(out, in, count);
         }
+        strided(out, out_step, in, in_step, count);
     }
 
     static void gather(std::byte* out, std::ptrdiff_t out_step, const std::byte* in, const std::ptrdiff_t* offsets,
                        std::ptrdiff_t count) noexcept {
-        for (std::ptrdiff_t i = 0; i < count; ++i)
-            store(out + i * out_step, load(in + offsets[i] * static_cast<std::ptrdiff_t>(Width)));
+        for (std::ptrdiff_t i = 0; i < count; ++i) store(out + i * out_step, load(in + offsets[i] * w));
+    }
+
+    /// Interleaves B input rows `row_step` bytes apart: out[x * B + k] = in_k[x] (depth to space).
+    template <std::ptrdiff_t B>
+    static void interleave(std::byte* out, const std::byte* in, std::ptrdiff_t row_step, std::ptrdiff_t count) noexcept {
+        std::ptrdiff_t x = 0;
+#if DMLREF_VECTOR_KERNELS
+        if constexpr (B == 2) {
+            for (; x + lanes <= count; x += lanes) {
+                const vec a = load_vec(in + x * w), b = load_vec(in + row_step + x * w);
+                store_vec(out + 2 * x * w, zipped<0>(a, b, lane_indices{}));
+                store_vec(out + (2 * x + lanes) * w, zipped<static_cast<std::size_t>(lanes / 2)>(a, b, lane_indices{}));
+            }
+        }
+#endif
+        for (; x < count; ++x)
+            for (std::ptrdiff_t k = 0; k < B; ++k) store(out + (x * B + k) * w, load(in + k * row_step + x * w));
+    }
+
+    /// De-interleaves into B output rows `row_step` bytes apart: out_k[x] = in[x * B + k] (space to depth).
+    template <std::ptrdiff_t B>
+    static void deinterleave(std::byte* out, std::ptrdiff_t row_step, const std::byte* in, std::ptrdiff_t count) noexcept {
+        std::ptrdiff_t x = 0;
+#if DMLREF_VECTOR_KERNELS
+        if constexpr (B == 2) {
+            for (; x + lanes <= count; x += lanes) {
+                const vec a = load_vec(in + 2 * x * w), b = load_vec(in + (2 * x + lanes) * w);
+                store_vec(out + x * w, every_second<0>(a, b, lane_indices{}));
+                store_vec(out + row_step + x * w, every_second<1>(a, b, lane_indices{}));
+            }
+        }
+#endif
+        for (; x < count; ++x)
+            for (std::ptrdiff_t k = 0; k < B; ++k) store(out + k * row_step + x * w, load(in + (x * B + k) * w));
     }
 };
 
@@ -124,13 +245,38 @@ inline bool input_offset(const axis_plan& axis, std::ptrdiff_t c, std::ptrdiff_t
     return false; // unreachable for a well-formed plan
 }
 
-/// Drops extent-1 axes (folding their offset into the input origin), folds single-affine starts
-/// into the origin, and merges neighbouring affine axes that are contiguous in both tensors.
-/// Returns false when the whole output is fill.
-inline bool simplify(copy_plan& plan) noexcept {
+/// How the innermost loop of a prepared plan moves elements.
+enum class inner_shape : std::uint8_t {
+    rows,         ///< the innermost axis, piece by piece
+    interleave,   ///< the two innermost axes: B input rows zipped into one output row
+    deinterleave, ///< the two innermost axes: one input row dealt into B output rows
+};
+
+/// A plan made ready to run: simplified, its loops ordered, its inner kernel chosen.
+struct prepared_plan {
+    copy_plan plan;
+    bool all_fill = false;
+    inner_shape shape = inner_shape::rows;
+    std::ptrdiff_t block = 0;   ///< interleave factor B
+    std::size_t outer_rank = 0; ///< axes [0, outer_rank) are walked row by row
+    std::ptrdiff_t rows = 1;    ///< product of the outer extents
+};
+
+inline constexpr std::ptrdiff_t max_interleave = 4; ///< larger blocks run as strided rows
+
+/// Simplifies a plan without changing what it copies:
+///  - extent-1 axes go, their offset folded into the input origin (all fill when it is a fill);
+///  - single-affine axes start at the origin;
+///  - axes are ordered by output stride, largest outermost, so the output is walked in memory order;
+///  - neighbouring affine axes contiguous in both tensors merge into one;
+///  - an interleave or de-interleave of up to 4 rows becomes the inner kernel, its two axes innermost.
+inline prepared_plan prepare(const copy_plan& source) noexcept {
+    prepared_plan p;
+    p.plan = source;
+    copy_plan& plan = p.plan;
     for (std::size_t a = 0; a < plan.rank; ++a) {
         std::ptrdiff_t offset = 0;
-        if (plan.axes[a].extent == 1 && !input_offset(plan.axes[a], 0, offset)) return false;
+        if (plan.axes[a].extent == 1 && !input_offset(plan.axes[a], 0, offset)) p.all_fill = true;
     }
     std::size_t kept = 0;
     std::ptrdiff_t origin = 0;
@@ -138,53 +284,98 @@ inline bool simplify(copy_plan& plan) noexcept {
         axis_plan axis = plan.axes[a];
         if (axis.extent == 1) {
             std::ptrdiff_t offset = 0;
-            input_offset(axis, 0, offset);
-            origin += offset;
+            if (input_offset(axis, 0, offset)) origin += offset;
             continue;
         }
-        if (axis.single_affine()) {
+        if (p.all_fill) {
+            axis.piece_count = 0;
+            axis.add({piece::kind::fill, axis.extent, 0, 0, nullptr});
+        } else if (axis.single_affine()) {
             origin += axis.pieces[0].start;
             axis.pieces[0].start = 0;
-            if (kept > 0) {
-                axis_plan& outer = plan.axes[kept - 1];
-                if (outer.single_affine() && outer.out_stride == axis.extent * axis.out_stride &&
-                    outer.pieces[0].step == axis.extent * axis.pieces[0].step) {
-                    outer.extent *= axis.extent;
-                    outer.out_stride = axis.out_stride;
-                    outer.pieces[0] = {piece::kind::affine, outer.extent, 0, axis.pieces[0].step, nullptr};
-                    continue;
-                }
-            }
+        }
+        plan.axes[kept++] = axis;
+    }
+    if (!p.all_fill) plan.input += origin * static_cast<std::ptrdiff_t>(plan.width);
+    if (kept == 0) { // one element
+        plan.axes[0] = axis_plan::affine(1, 0, 0, 0);
+        if (p.all_fill) {
+            plan.axes[0].piece_count = 0;
+            plan.axes[0].add({piece::kind::fill, 1, 0, 0, nullptr});
+        }
+        kept = 1;
+    }
+    plan.rank = kept;
+
+    auto magnitude = [](std::ptrdiff_t v) { return v < 0 ? -v : v; };
+    for (std::size_t a = 1; a < plan.rank; ++a) // insertion sort, stable, at most 8 axes
+        for (std::size_t b = a; b > 0 && magnitude(plan.axes[b].out_stride) > magnitude(plan.axes[b - 1].out_stride); --b)
+            std::swap(plan.axes[b], plan.axes[b - 1]);
+
+    kept = 1;
+    for (std::size_t a = 1; a < plan.rank; ++a) {
+        const axis_plan& axis = plan.axes[a];
+        axis_plan& outer = plan.axes[kept - 1];
+        if (axis.single_affine() && outer.single_affine() && outer.out_stride == axis.extent * axis.out_stride &&
+            outer.pieces[0].step == axis.extent * axis.pieces[0].step) {
+            outer.extent *= axis.extent;
+            outer.out_stride = axis.out_stride;
+            outer.pieces[0] = {piece::kind::affine, outer.extent, 0, axis.pieces[0].step, nullptr};
+            continue;
         }
         plan.axes[kept++] = axis;
     }
     plan.rank = kept;
-    plan.input += origin * static_cast<std::ptrdiff_t>(plan.width);
-    return true;
+
+    const std::size_t last = plan.rank - 1;
+    const axis_plan& inner = plan.axes[last];
+    auto small = [](std::ptrdiff_t b) { return b >= 2 && b <= max_interleave; };
+    if (plan.rank >= 2 && inner.single_affine() && inner.out_stride == 1 && small(inner.extent)) {
+        const axis_plan& next = plan.axes[last - 1];
+        if (next.single_affine() && next.pieces[0].step == 1 && next.out_stride == inner.extent) {
+            p.shape = inner_shape::interleave;
+            p.block = inner.extent;
+        }
+    }
+    if (p.shape == inner_shape::rows && plan.rank >= 2 && inner.single_affine() && inner.out_stride == 1 &&
+        small(inner.pieces[0].step)) {
+        for (std::size_t a = 0; a < last; ++a) {
+            const axis_plan& k = plan.axes[a];
+            if (k.single_affine() && k.extent == inner.pieces[0].step && k.pieces[0].step == 1) {
+                const axis_plan moved = k;
+                for (std::size_t b = a; b + 1 < last; ++b) plan.axes[b] = plan.axes[b + 1];
+                plan.axes[last - 1] = moved;
+                p.shape = inner_shape::deinterleave;
+                p.block = moved.extent;
+                break;
+            }
+        }
+    }
+    p.outer_rank = p.shape == inner_shape::rows ? plan.rank - 1 : plan.rank - 2;
+    for (std::size_t a = 0; a < p.outer_rank; ++a) p.rows *= plan.axes[a].extent;
+    return p;
 }
 
+/// Calls `f.template operator()<B>()` with the compile-time block size B = `block` (2 to 4).
+template <class F> void with_block(std::ptrdiff_t block, F&& f) {
+    switch (block) {
+    case 2: f.template operator()<2>(); break;
+    case 3: f.template operator()<3>(); break;
+    default: f.template operator()<4>(); break;
+    }
+}
+
+/// Runs rows [first_row, last_row) of a prepared plan.
 template <std::size_t Width>
-void execute_width(copy_plan plan) noexcept {
+void execute_rows(const prepared_plan& p, std::ptrdiff_t first_row, std::ptrdiff_t last_row) noexcept {
     using move = mover<Width>;
     constexpr auto w = static_cast<std::ptrdiff_t>(Width);
+    const copy_plan& plan = p.plan;
     typename move::word fill_value;
     std::memcpy(&fill_value, plan.fill.data(), Width);
 
-    // A plan that is all fill still visits every output element.
-    const bool all_fill = !simplify(plan);
-    if (all_fill) {
-        for (std::size_t a = 0; a < plan.rank; ++a) {
-            plan.axes[a].piece_count = 0;
-            plan.axes[a].add({piece::kind::fill, plan.axes[a].extent, 0, 0, nullptr});
-        }
-    }
-    if (plan.rank == 0) {
-        move::store(plan.output, all_fill ? fill_value : move::load(plan.input));
-        return;
-    }
-
-    const std::size_t outer_rank = plan.rank - 1;
-    const axis_plan& inner = plan.axes[outer_rank];
+    const std::size_t outer_rank = p.outer_rank;
+    const axis_plan& inner = plan.axes[plan.rank - 1];
     const std::ptrdiff_t inner_out_step = inner.out_stride * w;
 
     // Cumulative input/output offsets and fill state of the outer axes at the current coordinate.
@@ -194,29 +385,45 @@ void execute_width(copy_plan plan) noexcept {
         for (std::size_t a = from; a < outer_rank; ++a) {
             std::ptrdiff_t offset = 0;
             const bool inside = input_offset(plan.axes[a], coord[a], offset);
-            const std::ptrdiff_t in_before = a > 0 ? in_at[a - 1] : 0;
-            const std::ptrdiff_t out_before = a > 0 ? out_at[a - 1] : 0;
-            in_at[a] = in_before + offset;
-            out_at[a] = out_before + coord[a] * plan.axes[a].out_stride;
+            in_at[a] = (a > 0 ? in_at[a - 1] : 0) + offset;
+            out_at[a] = (a > 0 ? out_at[a - 1] : 0) + coord[a] * plan.axes[a].out_stride;
             fill_at[a] = (a > 0 && fill_at[a - 1]) || !inside;
         }
     };
+    std::ptrdiff_t rest = first_row;
+    for (std::size_t a = outer_rank; a-- > 0;) {
+        coord[a] = rest % plan.axes[a].extent;
+        rest /= plan.axes[a].extent;
+    }
     settle(0);
 
-    for (;;) {
+    for (std::ptrdiff_t row = first_row; row < last_row; ++row) {
         const std::ptrdiff_t in_row = outer_rank > 0 ? in_at[outer_rank - 1] : 0;
         std::byte* out = plan.output + (outer_rank > 0 ? out_at[outer_rank - 1] : 0) * w;
-        const bool row_fill = outer_rank > 0 && fill_at[outer_rank - 1];
-        for (std::size_t k = 0; k < inner.piece_count; ++k) {
-            const piece& p = inner.pieces[k];
-            if (row_fill || p.how == piece::kind::fill) {
-                move::fill(out, p.count, inner_out_step, fill_value);
-            } else if (p.how == piece::kind::affine) {
-                move::run(out, inner_out_step, plan.input + (in_row + p.start) * w, p.step * w, p.count);
-            } else {
-                move::gather(out, inner_out_step, plan.input + in_row * w, p.offsets, p.count);
+        const std::byte* in = plan.input + in_row * w;
+        const bool row_fill = p.all_fill || (outer_rank > 0 && fill_at[outer_rank - 1]);
+        if (p.shape == inner_shape::interleave) {
+            const axis_plan& x = plan.axes[plan.rank - 2];
+            with_block(p.block, [&]<std::ptrdiff_t B>() {
+                move::template interleave<B>(out, in, inner.pieces[0].step * w, x.extent);
+            });
+        } else if (p.shape == inner_shape::deinterleave) {
+            const axis_plan& k = plan.axes[plan.rank - 2];
+            with_block(p.block, [&]<std::ptrdiff_t B>() {
+                move::template deinterleave<B>(out, k.out_stride * w, in, inner.extent);
+            });
+        } else {
+            for (std::size_t k = 0; k < inner.piece_count; ++k) {
+                const piece& pc = inner.pieces[k];
+                if (row_fill || pc.how == piece::kind::fill) {
+                    move::fill(out, pc.count, inner_out_step, fill_value);
+                } else if (pc.how == piece::kind::affine) {
+                    move::run(out, inner_out_step, in + pc.start * w, pc.step * w, pc.count);
+                } else {
+                    move::gather(out, inner_out_step, in, pc.offsets, pc.count);
+                }
+                out += pc.count * inner_out_step;
             }
-            out += p.count * inner_out_step;
         }
 
         // Odometer over the outer axes.
@@ -225,23 +432,49 @@ void execute_width(copy_plan plan) noexcept {
             --a;
             if (++coord[a] < plan.axes[a].extent) break;
             coord[a] = 0;
-            if (a == 0) return;
         }
-        if (outer_rank == 0) return;
         settle(a);
     }
 }
 
-/// Runs a plan. Every input offset the plan names must lie inside the input buffer and every
-/// output offset inside the output buffer; the callers (ops and the desc layer) guarantee it.
-inline void execute(const copy_plan& plan) noexcept {
-    switch (plan.width) {
-    case 1: execute_width<1>(plan); break;
-    case 2: execute_width<2>(plan); break;
-    case 4: execute_width<4>(plan); break;
-    case 8: execute_width<8>(plan); break;
+inline void execute_part(const prepared_plan& p, std::ptrdiff_t first_row, std::ptrdiff_t last_row) noexcept {
+    switch (p.plan.width) {
+    case 1: execute_rows<1>(p, first_row, last_row); break;
+    case 2: execute_rows<2>(p, first_row, last_row); break;
+    case 4: execute_rows<4>(p, first_row, last_row); break;
+    case 8: execute_rows<8>(p, first_row, last_row); break;
     default: break;
     }
+}
+
+/// Below this many output bytes a plan runs on the calling thread whatever the thread count.
+inline constexpr std::size_t min_bytes_per_thread = std::size_t{1} << 18;
+
+/// Runs a plan, splitting its outer rows over up to `thread_count` threads (the calling thread is
+/// one of them; 1 runs everything on it). Every input offset the plan names must lie inside the
+/// input buffer and every output offset inside the output buffer; the callers guarantee it.
+inline void execute(const copy_plan& plan, std::size_t thread_count = 1) {
+    const prepared_plan p = prepare(plan);
+    std::size_t bytes = plan.width;
+    for (std::size_t a = 0; a < plan.rank; ++a) bytes *= static_cast<std::size_t>(plan.axes[a].extent);
+    std::size_t parts = thread_count;
+    if (parts > static_cast<std::size_t>(p.rows)) parts = static_cast<std::size_t>(p.rows);
+    if (parts > bytes / min_bytes_per_thread) parts = bytes / min_bytes_per_thread;
+    if (parts <= 1) return execute_part(p, 0, p.rows);
+
+    const auto rows = static_cast<std::size_t>(p.rows);
+    auto bound = [&](std::size_t part) { return static_cast<std::ptrdiff_t>(rows * part / parts); };
+    std::vector<std::thread> workers;
+    workers.reserve(parts - 1);
+    for (std::size_t part = 1; part < parts; ++part) {
+        try {
+            workers.emplace_back(execute_part, std::cref(p), bound(part), bound(part + 1));
+        } catch (const std::system_error&) { // no thread to be had: this one does the part
+            execute_part(p, bound(part), bound(part + 1));
+        }
+    }
+    execute_part(p, 0, bound(1));
+    for (std::thread& worker : workers) worker.join();
 }
 
 } // namespace dmlref::detail
