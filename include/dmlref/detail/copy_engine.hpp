@@ -9,6 +9,7 @@
 ///   fill    no input; the element is the plan's fill value (CONSTANT padding borders)
 /// where j counts coordinates from the piece's first one. Offsets and strides count elements.
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -158,6 +159,11 @@ struct mover {
         }
 #if DMLREF_VECTOR_KERNELS
         if constexpr (Width > 1) {
+            for (; i + 2 * lanes <= count; i += 2 * lanes) {
+                const vec a = load_vec(in - (i + lanes - 1) * w), b = load_vec(in - (i + 2 * lanes - 1) * w);
+                store_vec(out + i * w, reversed(a, lane_indices{}));
+                store_vec(out + (i + lanes) * w, reversed(b, lane_indices{}));
+            }
             for (; i + lanes <= count; i += lanes)
                 store_vec(out + i * w, reversed(load_vec(in - (i + lanes - 1) * w), lane_indices{}));
         }
@@ -347,6 +353,12 @@ inline prepared_plan prepare(const copy_plan& source) noexcept {
                 plan.axes[last - 1] = moved;
                 p.shape = inner_shape::deinterleave;
                 p.block = moved.extent;
+                // The B output rows are far apart: walk the rest in input order, so that each
+                // input row is read once, in sequence, rather than every B-th row in B passes.
+                for (std::size_t c = 1; c + 1 < last; ++c)
+                    for (std::size_t d = c; d > 0 && magnitude(plan.axes[d].pieces[0].step) >
+                                                         magnitude(plan.axes[d - 1].pieces[0].step); --d)
+                        std::swap(plan.axes[d], plan.axes[d - 1]);
                 break;
             }
         }
@@ -365,7 +377,9 @@ template <class F> void with_block(std::ptrdiff_t block, F&& f) {
     }
 }
 
-/// Runs rows [first_row, last_row) of a prepared plan.
+/// Runs rows [first_row, last_row) of a prepared plan. A row is one call of the inner kernel. The
+/// fastest outer axis is walked by pointer increments with the kernel chosen once, outside the
+/// loop; the other outer axes by an odometer.
 template <std::size_t Width>
 void execute_rows(const prepared_plan& p, std::ptrdiff_t first_row, std::ptrdiff_t last_row) noexcept {
     using move = mover<Width>;
@@ -374,44 +388,22 @@ void execute_rows(const prepared_plan& p, std::ptrdiff_t first_row, std::ptrdiff
     typename move::word fill_value;
     std::memcpy(&fill_value, plan.fill.data(), Width);
 
-    const std::size_t outer_rank = p.outer_rank;
     const axis_plan& inner = plan.axes[plan.rank - 1];
+    const axis_plan& second = plan.axes[plan.rank >= 2 ? plan.rank - 2 : 0];
     const std::ptrdiff_t inner_out_step = inner.out_stride * w;
+    const std::ptrdiff_t inner_in_step = inner.pieces[0].step * w;
 
-    // Cumulative input/output offsets and fill state of the outer axes at the current coordinate.
-    std::array<std::ptrdiff_t, max_plan_rank> coord{}, in_at{}, out_at{};
-    std::array<bool, max_plan_rank> fill_at{};
-    auto settle = [&](std::size_t from) {
-        for (std::size_t a = from; a < outer_rank; ++a) {
-            std::ptrdiff_t offset = 0;
-            const bool inside = input_offset(plan.axes[a], coord[a], offset);
-            in_at[a] = (a > 0 ? in_at[a - 1] : 0) + offset;
-            out_at[a] = (a > 0 ? out_at[a - 1] : 0) + coord[a] * plan.axes[a].out_stride;
-            fill_at[a] = (a > 0 && fill_at[a - 1]) || !inside;
-        }
-    };
-    std::ptrdiff_t rest = first_row;
-    for (std::size_t a = outer_rank; a-- > 0;) {
-        coord[a] = rest % plan.axes[a].extent;
-        rest /= plan.axes[a].extent;
-    }
-    settle(0);
-
-    for (std::ptrdiff_t row = first_row; row < last_row; ++row) {
-        const std::ptrdiff_t in_row = outer_rank > 0 ? in_at[outer_rank - 1] : 0;
-        std::byte* out = plan.output + (outer_rank > 0 ? out_at[outer_rank - 1] : 0) * w;
-        const std::byte* in = plan.input + in_row * w;
-        const bool row_fill = p.all_fill || (outer_rank > 0 && fill_at[outer_rank - 1]);
+    // Any row of any plan, fill rows included.
+    auto any_row = [&](std::byte* out, const std::byte* in, bool row_fill) {
         if (p.shape == inner_shape::interleave) {
-            const axis_plan& x = plan.axes[plan.rank - 2];
-            with_block(p.block, [&]<std::ptrdiff_t B>() {
-                move::template interleave<B>(out, in, inner.pieces[0].step * w, x.extent);
-            });
+            if (row_fill) return move::fill(out, p.block * second.extent, w, fill_value);
+            with_block(p.block, [&]<std::ptrdiff_t B>() { move::template interleave<B>(out, in, inner_in_step, second.extent); });
         } else if (p.shape == inner_shape::deinterleave) {
-            const axis_plan& k = plan.axes[plan.rank - 2];
-            with_block(p.block, [&]<std::ptrdiff_t B>() {
-                move::template deinterleave<B>(out, k.out_stride * w, in, inner.extent);
-            });
+            if (row_fill) {
+                for (std::ptrdiff_t k = 0; k < p.block; ++k) move::fill(out + k * second.out_stride * w, inner.extent, w, fill_value);
+                return;
+            }
+            with_block(p.block, [&]<std::ptrdiff_t B>() { move::template deinterleave<B>(out, second.out_stride * w, in, inner.extent); });
         } else {
             for (std::size_t k = 0; k < inner.piece_count; ++k) {
                 const piece& pc = inner.pieces[k];
@@ -425,15 +417,89 @@ void execute_rows(const prepared_plan& p, std::ptrdiff_t first_row, std::ptrdiff
                 out += pc.count * inner_out_step;
             }
         }
+    };
+    if (p.outer_rank == 0) return any_row(plan.output, plan.input, p.all_fill);
 
-        // Odometer over the outer axes.
-        std::size_t a = outer_rank;
-        while (a > 0) {
-            --a;
-            if (++coord[a] < plan.axes[a].extent) break;
-            coord[a] = 0;
+    // Axes [0, lead) move by odometer; their cumulative input/output offsets and fill state at
+    // the current coordinate are kept per axis. Axis `lead` is the tight loop.
+    const std::size_t lead = p.outer_rank - 1;
+    const axis_plan& lead_axis = plan.axes[lead];
+    std::array<std::ptrdiff_t, max_plan_rank> coord{}, in_at{}, out_at{};
+    std::array<bool, max_plan_rank> fill_at{};
+    auto settle = [&](std::size_t from) {
+        for (std::size_t a = from; a < lead; ++a) {
+            std::ptrdiff_t offset = 0;
+            const bool inside = input_offset(plan.axes[a], coord[a], offset);
+            in_at[a] = (a > 0 ? in_at[a - 1] : 0) + offset;
+            out_at[a] = (a > 0 ? out_at[a - 1] : 0) + coord[a] * plan.axes[a].out_stride;
+            fill_at[a] = (a > 0 && fill_at[a - 1]) || !inside;
         }
-        settle(a);
+    };
+    std::ptrdiff_t rest = first_row;
+    for (std::size_t a = p.outer_rank; a-- > 0;) {
+        coord[a] = rest % plan.axes[a].extent;
+        rest /= plan.axes[a].extent;
+    }
+    settle(0);
+
+    // Walks every row, calling `kernel(out, in)` for the rows of a single-affine lead axis outside
+    // any fill, and any_row for the others.
+    auto walk = [&](auto kernel) {
+        for (std::ptrdiff_t done = first_row; done < last_row;) {
+            const std::ptrdiff_t in_base = lead > 0 ? in_at[lead - 1] : 0;
+            const std::ptrdiff_t out_base = lead > 0 ? out_at[lead - 1] : 0;
+            const bool base_fill = p.all_fill || (lead > 0 && fill_at[lead - 1]);
+            const std::ptrdiff_t first = coord[lead];
+            const std::ptrdiff_t end = std::min(lead_axis.extent, first + (last_row - done));
+            if (lead_axis.single_affine() && !base_fill) {
+                const std::ptrdiff_t in_step = lead_axis.pieces[0].step * w, out_step = lead_axis.out_stride * w;
+                const std::byte* in = plan.input + (in_base + lead_axis.pieces[0].start) * w + first * in_step;
+                std::byte* out = plan.output + out_base * w + first * out_step;
+                for (std::ptrdiff_t j = first; j < end; ++j, in += in_step, out += out_step) kernel(out, in);
+            } else {
+                for (std::ptrdiff_t j = first; j < end; ++j) {
+                    std::ptrdiff_t offset = 0;
+                    const bool inside = input_offset(lead_axis, j, offset);
+                    any_row(plan.output + (out_base + j * lead_axis.out_stride) * w,
+                            plan.input + (in_base + offset) * w, base_fill || !inside);
+                }
+            }
+            done += end - first;
+            coord[lead] = 0;
+
+            std::size_t a = lead; // odometer over axes [0, lead)
+            while (a > 0) {
+                --a;
+                if (++coord[a] < plan.axes[a].extent) break;
+                coord[a] = 0;
+            }
+            settle(a);
+        }
+    };
+
+    const std::ptrdiff_t count = inner.extent;
+    if (p.shape == inner_shape::interleave) {
+        with_block(p.block, [&]<std::ptrdiff_t B>() {
+            walk([&](std::byte* out, const std::byte* in) { move::template interleave<B>(out, in, inner_in_step, second.extent); });
+        });
+    } else if (p.shape == inner_shape::deinterleave) {
+        const std::ptrdiff_t row_step = second.out_stride * w;
+        with_block(p.block, [&]<std::ptrdiff_t B>() {
+            walk([&](std::byte* out, const std::byte* in) { move::template deinterleave<B>(out, row_step, in, count); });
+        });
+    } else if (!inner.single_affine()) {
+        walk([&](std::byte* out, const std::byte* in) { any_row(out, in, false); });
+    } else if (inner_out_step == w && inner_in_step == w) {
+        const auto bytes = static_cast<std::size_t>(count * w);
+        walk([&](std::byte* out, const std::byte* in) { std::memcpy(out, in, bytes); });
+    } else if (inner_out_step == w && inner_in_step == -w) {
+        walk([&](std::byte* out, const std::byte* in) { move::reverse(out, in, count); });
+    } else if (inner_out_step == w && inner_in_step == 2 * w) {
+        walk([&](std::byte* out, const std::byte* in) { move::every_other(out, in, count); });
+    } else if (inner_in_step == 0) {
+        walk([&](std::byte* out, const std::byte* in) { move::fill(out, count, inner_out_step, move::load(in)); });
+    } else {
+        walk([&](std::byte* out, const std::byte* in) { move::strided(out, inner_out_step, in, inner_in_step, count); });
     }
 }
 
