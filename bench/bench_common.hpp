@@ -3,8 +3,10 @@
 /// What the benchmark files share: the workloads, input bytes, dmlref's output as the reference
 /// every other implementation must match, and the peer registration entry points.
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -31,6 +33,33 @@ inline std::vector<std::byte> reference_output(const workload& w, const std::vec
     return output;
 }
 
+/// The timing loop of every implementation: each iteration first copies the workload's output
+/// bytes with memcpy between two buffers of its own, then runs `body()` once; only `body` is the
+/// benchmark's (manual) time. The counter `x_memcpy` is memcpy's total time over body's: the
+/// throughput ratio to memcpy, measured side by side, so that load from other processes on a
+/// shared machine moves both alike.
+template <class Body> void paired_loop(benchmark::State& state, std::uint64_t bytes, Body body) {
+    using clock = std::chrono::steady_clock;
+    const std::vector<std::byte> source = pattern_bytes(bytes);
+    std::vector<std::byte> target(bytes);
+    double body_seconds = 0, memcpy_seconds = 0;
+    for (auto _ : state) {
+        const auto t0 = clock::now();
+        std::memcpy(target.data(), source.data(), bytes);
+        benchmark::ClobberMemory();
+        const auto t1 = clock::now();
+        body();
+        benchmark::ClobberMemory();
+        const auto t2 = clock::now();
+        const double seconds = std::chrono::duration<double>(t2 - t1).count();
+        state.SetIterationTime(seconds);
+        body_seconds += seconds;
+        memcpy_seconds += std::chrono::duration<double>(t1 - t0).count();
+    }
+    state.counters["x_memcpy"] = body_seconds > 0 ? memcpy_seconds / body_seconds : 0;
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(bytes));
+}
+
 /// Time one implementation of `w` that writes float32 output from float32 input; `body(in, out)`
 /// runs it once. Skips with an error when its output differs from dmlref's.
 template <class Body> void run_float_peer(benchmark::State& state, const workload& w, Body body) {
@@ -43,12 +72,10 @@ template <class Body> void run_float_peer(benchmark::State& state, const workloa
         state.SkipWithError("output differs from dmlref");
         return;
     }
-    for (auto _ : state) {
+    paired_loop(state, w.out_bytes, [&] {
         body(in, out);
         benchmark::DoNotOptimize(out);
-        benchmark::ClobberMemory();
-    }
-    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(w.out_bytes));
+    });
 }
 
 /// Registers Eigen's and xtensor's forms of `w` where those libraries can express it.

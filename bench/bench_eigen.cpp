@@ -96,7 +96,7 @@ void run(benchmark::State& state, const workload& w) {
 
 void register_eigen(const workload& w) {
     if (w.kind == family::pad && w.mode != dmlref::padding_mode::constant) return;
-    benchmark::RegisterBenchmark((w.name + "/eigen").c_str(), run, std::cref(w))->UseRealTime();
+    benchmark::RegisterBenchmark((w.name + "/eigen").c_str(), run, std::cref(w))->UseManualTime();
 }
 
 } // namespace dmlref_bench

@@ -3,10 +3,11 @@
 
 Usage: bench/ratios.py result.json [more.json ...] > table.md
 
-Each benchmark is named <workload>/<implementation>. With --benchmark_repetitions the median
-aggregate is used, otherwise the single run. A ratio is the implementation's bytes per second
-divided by memcpy's for the same workload in the same run (higher is better; 1.00 = memcpy).
-Several files (separate runs) give one column per run and the median across them.
+Each benchmark is named <workload>/<implementation> and carries the counter x_memcpy: memcpy's
+time for the workload's output bytes over the implementation's time, both measured in the same
+iterations (higher is better; 1.00 = as fast as memcpy). With --benchmark_repetitions the
+median over the repetitions is used. Several files (separate runs of the binary) give the
+median across runs, and the table says how many went in.
 """
 import json
 import statistics
@@ -17,45 +18,31 @@ IMPLS = ["dmlref", "dmlref_2threads", "naive", "eigen", "xtensor"]
 
 
 def load(path):
+    """{workload: {impl: ratio}} of one run: median over its repetitions."""
     with open(path) as f:
         data = json.load(f)
-    medians, singles = {}, {}
+    samples = OrderedDict()
     for b in data["benchmarks"]:
-        name = b.get("run_name", b["name"]).removesuffix("/real_time")
-        if "bytes_per_second" not in b or b.get("error_occurred"):
+        if b.get("run_type") == "aggregate" or b.get("error_occurred") or "x_memcpy" not in b:
             continue
-        if b.get("run_type") == "aggregate":
-            if b.get("aggregate_name") == "median":
-                medians[name] = b["bytes_per_second"]
-        else:
-            singles.setdefault(name, []).append(b["bytes_per_second"])
-    speed = {name: statistics.median(v) for name, v in singles.items()}
-    speed.update(medians)
-    ratios = OrderedDict()
-    for name, bps in speed.items():
+        name = b.get("run_name", b["name"]).removesuffix("/manual_time")
         workload, _, impl = name.rpartition("/")
-        base = speed.get(workload + "/memcpy")
-        if impl == "memcpy" or not base:
-            continue
-        ratios.setdefault(workload, {})[impl] = bps / base
-    return data.get("context", {}), ratios
+        samples.setdefault(workload, OrderedDict()).setdefault(impl, []).append(b["x_memcpy"])
+    return {w: {i: statistics.median(v) for i, v in impls.items()} for w, impls in samples.items()}
 
 
 def main(paths):
     runs = [load(p) for p in paths]
-    workloads = OrderedDict()
-    for _, ratios in runs:
-        for w in ratios:
-            workloads[w] = True
-    impls = [i for i in IMPLS if any(i in r.get(w, {}) for _, r in runs for w in workloads)]
-    print(f"Throughput / memcpy throughput of the same output bytes, same run; median of {len(runs)} run(s)"
-          " (each itself a median over repetitions). Higher is better.\n")
+    workloads = OrderedDict((w, True) for run in runs for w in run)
+    impls = [i for i in IMPLS if any(i in run.get(w, {}) for run in runs for w in workloads)]
+    print(f"Throughput relative to memcpy of the same output bytes, timed in the same iterations; "
+          f"median over {len(runs)} run(s). Higher is better; 1.00 = memcpy.\n")
     print("| workload | " + " | ".join(impls) + " |")
     print("|---|" + "---:|" * len(impls))
     for w in workloads:
         cells = []
         for impl in impls:
-            values = [r[w][impl] for _, r in runs if impl in r.get(w, {})]
+            values = [run[w][impl] for run in runs if impl in run.get(w, {})]
             cells.append(f"{statistics.median(values):.2f}" if values else "-")
         print(f"| {w} | " + " | ".join(cells) + " |")
 
