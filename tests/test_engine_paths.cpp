@@ -226,6 +226,31 @@ TEST_CASE("a thread count splits the rows and changes nothing", "[engine]") {
         }
 }
 
+TEST_CASE("outputs of 16 MiB and more use streaming stores, from any alignment", "[engine]") {
+    const auto f32 = data_type::float32;
+    // Odd row lengths put every row at a different 16-byte phase; the reversed and stride-2
+    // slices and the padding also start their rows off the boundary.
+    const operator_desc descs[] = {
+        depth_to_space1_desc{packed(f32, {1, 4, 1031, 1023}), packed(f32, {1, 1, 2062, 2046}), 2,
+                             depth_space_order::depth_column_row},
+        space_to_depth1_desc{packed(f32, {1, 1, 2062, 2046}), packed(f32, {1, 4, 1031, 1023}), 2,
+                             depth_space_order::column_row_depth},
+        slice1_desc{packed(f32, {4200, 1025}), packed(f32, {4200, 1023}), {0, 1}, {4200, 1023}, {1, -1}},
+        slice1_desc{packed(f32, {2050, 4099}), packed(f32, {2050, 2049}), {0, 1}, {2050, 4098}, {1, 2}},
+        slice1_desc{packed(data_type::uint16, {2, 4100, 2053}), packed(data_type::uint16, {2, 4100, 2051}), {0, 0, 1},
+                    {2, 4100, 2051}, {1, 1, 1}},
+        padding1_desc{packed(f32, {1, 4097, 1021}), packed(f32, {1, 4103, 1027}), padding_mode::reflection, f32, {},
+                      {0, 3, 3}, {0, 3, 3}},
+    };
+    for (const operator_desc& d : descs) {
+        std::vector<std::ptrdiff_t> tables;
+        detail::copy_plan plan = std::visit([&](const auto& x) { return detail::plan_desc(x, tables); }, d);
+        plan.width = std::visit([](const auto& x) { return element_size(x.output_tensor.data_type); }, d);
+        CHECK(detail::prepare(plan).stream == (DMLREF_STREAM_STORES == 1));
+        matches_naive(d);
+    }
+}
+
 TEST_CASE("plans the ops never make: an all-fill plan, fill rows around interleaves", "[engine]") {
     using namespace dmlref::detail;
     std::vector<std::uint32_t> in(64);
