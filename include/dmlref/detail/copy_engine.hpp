@@ -164,7 +164,7 @@ struct mover {
     }
 
     static void fill(std::byte* out, std::ptrdiff_t count, std::ptrdiff_t out_step, word value) noexcept {
-        if (out_step == w && (Width == 1 || value == 0)) {
+        if (out_step == w && (Width == 1 || value == 0) && count * w >= 64) { // a call pays off past a cache line
             std::memset(out, static_cast<int>(value & 0xff), static_cast<std::size_t>(count * w));
             return;
         }
