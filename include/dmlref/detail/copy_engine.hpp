@@ -14,7 +14,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <functional>
 #include <system_error>
 #include <thread>
 #include <utility>
@@ -153,10 +152,10 @@ struct mover {
     using lane_indices = std::make_index_sequence<static_cast<std::size_t>(16 / Width)>;
 #endif
 
-    /// With Stream: how many steps of `step` bytes (at most `count`) take `out` to a 16-byte
+    /// With `stream`: how many steps of `step` bytes (at most `count`) take `out` to a 16-byte
     /// boundary, or -1 when none does within 16 steps (then the run uses ordinary stores).
-    template <bool Stream> static std::ptrdiff_t lead_in(const std::byte* out, std::ptrdiff_t step, std::ptrdiff_t count) noexcept {
-        if constexpr (!Stream) return 0;
+    static std::ptrdiff_t lead_in(bool stream, const std::byte* out, std::ptrdiff_t step, std::ptrdiff_t count) noexcept {
+        if (!stream) return 0;
         const auto address = reinterpret_cast<std::uintptr_t>(out);
         for (std::ptrdiff_t k = 0; k < 16 && k <= count; ++k)
             if ((address + static_cast<std::uintptr_t>(k * step)) % 16 == 0) return k;
@@ -176,30 +175,10 @@ struct mover {
         for (std::ptrdiff_t i = 0; i < count; ++i) store(out + i * out_step, load(in + i * in_step));
     }
 
-    /// out[i] = in[i]; memcpy, or with Stream 16-byte streaming stores.
-    template <bool Stream> static void copy(std::byte* out, const std::byte* in, std::ptrdiff_t count) noexcept {
-#if DMLREF_STREAM_STORES
-        if constexpr (Stream) {
-            if (const std::ptrdiff_t head = lead_in<Stream>(out, w, count); head >= 0) {
-                std::ptrdiff_t i = head;
-                std::memcpy(out, in, static_cast<std::size_t>(head * w));
-                for (; i + 2 * lanes <= count; i += 2 * lanes) {
-                    const vec a = load_vec(in + i * w), b = load_vec(in + (i + lanes) * w);
-                    store_vec<true>(out + i * w, a);
-                    store_vec<true>(out + (i + lanes) * w, b);
-                }
-                std::memcpy(out + i * w, in + i * w, static_cast<std::size_t>((count - i) * w));
-                return;
-            }
-        }
-#endif
-        std::memcpy(out, in, static_cast<std::size_t>(count * w));
-    }
-
     /// out[i] = in[-i]: `in` is the first element read, the highest address of the run. The output
     /// is walked backwards, so that the input is read in ascending order: hardware prefetchers
     /// follow that, and at DRAM sizes a descending read stream costs twice the time.
-    template <bool Stream> static void reverse(std::byte* out, const std::byte* in, std::ptrdiff_t count) noexcept {
+    static void reverse(std::byte* out, const std::byte* in, std::ptrdiff_t count, bool stream = false) noexcept {
         std::ptrdiff_t end = count; // elements [end, count) are done
         auto one = [&] {
             --end;
@@ -224,9 +203,9 @@ struct mover {
                 }
             };
             auto aligned = [&] { return reinterpret_cast<std::uintptr_t>(out + end * w) % 16 == 0; };
-            if constexpr (Stream) // streaming stores need a 16-byte aligned target
+            if (stream) // streaming stores need a 16-byte aligned target
                 while (end > 0 && count - end < lanes && !aligned()) one();
-            if (Stream && aligned()) body.template operator()<Stream>();
+            if (stream && aligned()) body.template operator()<true>();
             else body.template operator()<false>();
             for (; end >= lanes; end -= lanes)
                 store_vec<false>(out + (end - lanes) * w, reversed(load_vec(in - (end - 1) * w), lane_indices{}));
@@ -236,7 +215,7 @@ struct mover {
     }
 
     /// out[i] = in[2 * i]: a slice with stride 2.
-    template <bool Stream> static void every_other(std::byte* out, const std::byte* in, std::ptrdiff_t count) noexcept {
+    static void every_other(std::byte* out, const std::byte* in, std::ptrdiff_t count, bool stream = false) noexcept {
         std::ptrdiff_t i = 0;
 #if DMLREF_VECTOR_KERNELS
         // Each step reads 2 * lanes elements; the last one it may read is in[2 * count - 2].
@@ -245,9 +224,10 @@ struct mover {
                 store_vec<S>(out + i * w,
                              every_second<0>(load_vec(in + 2 * i * w), load_vec(in + (2 * i + lanes) * w), lane_indices{}));
         };
-        if (const std::ptrdiff_t head = lead_in<Stream>(out, w, count); head >= 0) {
+        if (const std::ptrdiff_t head = lead_in(stream, out, w, count); head >= 0) {
             for (; i < head; ++i) store(out + i * w, load(in + 2 * i * w));
-            body.template operator()<Stream>();
+            if (stream) body.template operator()<true>();
+            else body.template operator()<false>();
         } else {
             body.template operator()<false>();
         }
@@ -256,14 +236,13 @@ struct mover {
     }
 
     /// Copies a run of an affine piece: count elements, `in_step` and `out_step` bytes apart.
-    template <bool Stream>
     static void run(std::byte* out, std::ptrdiff_t out_step, const std::byte* in, std::ptrdiff_t in_step,
                     std::ptrdiff_t count) noexcept {
         if (out_step == w) {
-            if (in_step == w) return copy<Stream>(out, in, count);
+            if (in_step == w) return (void)std::memcpy(out, in, static_cast<std::size_t>(count * w));
             if (in_step == 0) return fill(out, count, w, load(in));
-            if (in_step == -w) return reverse<Stream>(out, in, count);
-            if (in_step == 2 * w) return every_other<Stream>(out, in, count);
+            if (in_step == -w) return reverse(out, in, count);
+            if (in_step == 2 * w) return every_other(out, in, count);
         }
         strided(out, out_step, in, in_step, count);
     }
@@ -274,8 +253,9 @@ struct mover {
     }
 
     /// Interleaves B input rows `row_step` bytes apart: out[x * B + k] = in_k[x] (depth to space).
-    template <std::ptrdiff_t B, bool Stream>
-    static void interleave(std::byte* out, const std::byte* in, std::ptrdiff_t row_step, std::ptrdiff_t count) noexcept {
+    template <std::ptrdiff_t B>
+    static void interleave(std::byte* out, const std::byte* in, std::ptrdiff_t row_step, std::ptrdiff_t count,
+                           bool stream) noexcept {
         std::ptrdiff_t x = 0;
         auto one = [&] {
             for (std::ptrdiff_t k = 0; k < B; ++k) store(out + (x * B + k) * w, load(in + k * row_step + x * w));
@@ -289,9 +269,10 @@ struct mover {
                     store_vec<S>(out + (2 * x + lanes) * w, zipped<static_cast<std::size_t>(lanes / 2)>(a, b, lane_indices{}));
                 }
             };
-            if (const std::ptrdiff_t head = lead_in<Stream>(out, 2 * w, count); head >= 0) {
+            if (const std::ptrdiff_t head = lead_in(stream, out, 2 * w, count); head >= 0) {
                 for (; x < head; ++x) one();
-                body.template operator()<Stream>();
+                if (stream) body.template operator()<true>();
+                else body.template operator()<false>();
             } else {
                 body.template operator()<false>();
             }
@@ -301,8 +282,9 @@ struct mover {
     }
 
     /// De-interleaves into B output rows `row_step` bytes apart: out_k[x] = in[x * B + k] (space to depth).
-    template <std::ptrdiff_t B, bool Stream>
-    static void deinterleave(std::byte* out, std::ptrdiff_t row_step, const std::byte* in, std::ptrdiff_t count) noexcept {
+    template <std::ptrdiff_t B>
+    static void deinterleave(std::byte* out, std::ptrdiff_t row_step, const std::byte* in, std::ptrdiff_t count,
+                             bool stream) noexcept {
         std::ptrdiff_t x = 0;
         auto one = [&] {
             for (std::ptrdiff_t k = 0; k < B; ++k) store(out + k * row_step + x * w, load(in + (x * B + k) * w));
@@ -317,10 +299,11 @@ struct mover {
                 }
             };
             // Both rows stream only when they are aligned alike.
-            const std::ptrdiff_t head = row_step % 16 == 0 ? lead_in<Stream>(out, w, count) : -1;
+            const std::ptrdiff_t head = row_step % 16 == 0 ? lead_in(stream, out, w, count) : -1;
             if (head >= 0) {
                 for (; x < head; ++x) one();
-                body.template operator()<Stream>();
+                if (stream) body.template operator()<true>();
+                else body.template operator()<false>();
             } else {
                 body.template operator()<false>();
             }
@@ -484,7 +467,7 @@ template <class F> void with_block(std::ptrdiff_t block, F&& f) {
 /// Runs rows [first_row, last_row) of a prepared plan. A row is one call of the inner kernel. The
 /// fastest outer axis is walked by pointer increments with the kernel chosen once, outside the
 /// loop; the other outer axes by an odometer.
-template <std::size_t Width, bool Stream>
+template <std::size_t Width>
 void execute_rows(const prepared_plan& p, std::ptrdiff_t first_row, std::ptrdiff_t last_row) noexcept {
     using move = mover<Width>;
     constexpr auto w = static_cast<std::ptrdiff_t>(Width);
@@ -497,24 +480,26 @@ void execute_rows(const prepared_plan& p, std::ptrdiff_t first_row, std::ptrdiff
     const std::ptrdiff_t inner_out_step = inner.out_stride * w;
     const std::ptrdiff_t inner_in_step = inner.pieces[0].step * w;
 
-    // Any row of any plan, fill rows included.
+    // Any row of any plan, fill rows included (the interleaves here take the plain strided loop:
+    // these rows are the rare ones, and one kernel instance per block size is enough).
     auto any_row = [&](std::byte* out, const std::byte* in, bool row_fill) {
-        if (p.shape == inner_shape::interleave) {
-            if (row_fill) return move::fill(out, p.block * second.extent, w, fill_value);
-            with_block(p.block, [&]<std::ptrdiff_t B>() { move::template interleave<B, Stream>(out, in, inner_in_step, second.extent); });
-        } else if (p.shape == inner_shape::deinterleave) {
-            if (row_fill) {
-                for (std::ptrdiff_t k = 0; k < p.block; ++k) move::fill(out + k * second.out_stride * w, inner.extent, w, fill_value);
-                return;
+        if (p.shape == inner_shape::interleave) { // out[x * B + k] = in[k * S + x]
+            for (std::ptrdiff_t k = 0; k < p.block; ++k) {
+                if (row_fill) move::fill(out + k * w, second.extent, p.block * w, fill_value);
+                else move::strided(out + k * w, p.block * w, in + k * inner_in_step, w, second.extent);
             }
-            with_block(p.block, [&]<std::ptrdiff_t B>() { move::template deinterleave<B, Stream>(out, second.out_stride * w, in, inner.extent); });
+        } else if (p.shape == inner_shape::deinterleave) { // out[k * T + x] = in[x * B + k]
+            for (std::ptrdiff_t k = 0; k < p.block; ++k) {
+                if (row_fill) move::fill(out + k * second.out_stride * w, inner.extent, w, fill_value);
+                else move::strided(out + k * second.out_stride * w, w, in + k * w, p.block * w, inner.extent);
+            }
         } else {
             for (std::size_t k = 0; k < inner.piece_count; ++k) {
                 const piece& pc = inner.pieces[k];
                 if (row_fill || pc.how == piece::kind::fill) {
                     move::fill(out, pc.count, inner_out_step, fill_value);
                 } else if (pc.how == piece::kind::affine) {
-                    move::template run<false>(out, inner_out_step, in + pc.start * w, pc.step * w, pc.count);
+                    move::run(out, inner_out_step, in + pc.start * w, pc.step * w, pc.count);
                 } else {
                     move::gather(out, inner_out_step, in, pc.offsets, pc.count);
                 }
@@ -584,12 +569,12 @@ void execute_rows(const prepared_plan& p, std::ptrdiff_t first_row, std::ptrdiff
     const std::ptrdiff_t count = inner.extent;
     if (p.shape == inner_shape::interleave) {
         with_block(p.block, [&]<std::ptrdiff_t B>() {
-            walk([&](std::byte* out, const std::byte* in) { move::template interleave<B, Stream>(out, in, inner_in_step, second.extent); });
+            walk([&](std::byte* out, const std::byte* in) { move::template interleave<B>(out, in, inner_in_step, second.extent, p.stream); });
         });
     } else if (p.shape == inner_shape::deinterleave) {
         const std::ptrdiff_t row_step = second.out_stride * w;
         with_block(p.block, [&]<std::ptrdiff_t B>() {
-            walk([&](std::byte* out, const std::byte* in) { move::template deinterleave<B, Stream>(out, row_step, in, count); });
+            walk([&](std::byte* out, const std::byte* in) { move::template deinterleave<B>(out, row_step, in, count, p.stream); });
         });
     } else if (!inner.single_affine()) {
         walk([&](std::byte* out, const std::byte* in) { any_row(out, in, false); });
@@ -597,30 +582,24 @@ void execute_rows(const prepared_plan& p, std::ptrdiff_t first_row, std::ptrdiff
         const auto bytes = static_cast<std::size_t>(count * w);
         walk([&](std::byte* out, const std::byte* in) { std::memcpy(out, in, bytes); });
     } else if (inner_out_step == w && inner_in_step == -w) {
-        walk([&](std::byte* out, const std::byte* in) { move::template reverse<Stream>(out, in, count); });
+        walk([&](std::byte* out, const std::byte* in) { move::reverse(out, in, count, p.stream); });
     } else if (inner_out_step == w && inner_in_step == 2 * w) {
-        walk([&](std::byte* out, const std::byte* in) { move::template every_other<Stream>(out, in, count); });
-    } else if (inner_in_step == 0) {
-        walk([&](std::byte* out, const std::byte* in) { move::fill(out, count, inner_out_step, move::load(in)); });
-    } else {
-        walk([&](std::byte* out, const std::byte* in) { move::strided(out, inner_out_step, in, inner_in_step, count); });
+        walk([&](std::byte* out, const std::byte* in) { move::every_other(out, in, count, p.stream); });
+    } else { // broadcast and other strides: the run's own dispatch
+        walk([&](std::byte* out, const std::byte* in) { move::run(out, inner_out_step, in, inner_in_step, count); });
     }
 }
 
 inline void execute_part(const prepared_plan& p, std::ptrdiff_t first_row, std::ptrdiff_t last_row) noexcept {
-    auto rows = [&]<bool Stream>() {
-        switch (p.plan.width) {
-        case 1: execute_rows<1, Stream>(p, first_row, last_row); break;
-        case 2: execute_rows<2, Stream>(p, first_row, last_row); break;
-        case 4: execute_rows<4, Stream>(p, first_row, last_row); break;
-        case 8: execute_rows<8, Stream>(p, first_row, last_row); break;
-        default: break;
-        }
-    };
-    if (!p.stream) return rows.template operator()<false>();
-    rows.template operator()<true>();
+    switch (p.plan.width) {
+    case 1: execute_rows<1>(p, first_row, last_row); break;
+    case 2: execute_rows<2>(p, first_row, last_row); break;
+    case 4: execute_rows<4>(p, first_row, last_row); break;
+    case 8: execute_rows<8>(p, first_row, last_row); break;
+    default: break;
+    }
 #if DMLREF_STREAM_STORES
-    _mm_sfence(); // streaming stores are weakly ordered: publish them before this thread is done
+    if (p.stream) _mm_sfence(); // streaming stores are weakly ordered: publish them before this thread is done
 #endif
 }
 
@@ -645,7 +624,7 @@ inline void execute(const copy_plan& plan, std::size_t thread_count = 1) {
     workers.reserve(parts - 1);
     for (std::size_t part = 1; part < parts; ++part) {
         try {
-            workers.emplace_back(execute_part, std::cref(p), bound(part), bound(part + 1));
+            workers.emplace_back([&p, first = bound(part), last = bound(part + 1)] { execute_part(p, first, last); });
         } catch (const std::system_error&) { // no thread to be had: this one does the part
             execute_part(p, bound(part), bound(part + 1));
         }
