@@ -11,6 +11,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <dmlref/parallel.hpp>
+
 #include "workloads.hpp"
 
 namespace dmlref_bench {

@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include <dmlref/dmlref.hpp>
+#include <dmlref/parallel.hpp>
 
 #include "naive_evaluator.hpp"
 

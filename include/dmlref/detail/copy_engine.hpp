@@ -9,15 +9,11 @@
 ///   fill    no input; the element is the plan's fill value (CONSTANT padding borders)
 /// where j counts coordinates from the piece's first one. Offsets and strides count elements.
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <system_error>
-#include <thread>
 #include <utility>
-#include <vector>
 
 namespace dmlref::detail {
 
@@ -455,59 +451,131 @@ inline prepared_plan prepare(const copy_plan& source) noexcept {
     return p;
 }
 
-/// Calls `f.template operator()<B>()` with the compile-time block size B = `block` (2 to 4).
-template <class F> void with_block(std::ptrdiff_t block, F&& f) {
-    switch (block) {
-    case 2: f.template operator()<2>(); break;
-    case 3: f.template operator()<3>(); break;
-    default: f.template operator()<4>(); break;
-    }
-}
-
-/// Runs rows [first_row, last_row) of a prepared plan. A row is one call of the inner kernel. The
-/// fastest outer axis is walked by pointer increments with the kernel chosen once, outside the
-/// loop; the other outer axes by an odometer.
-template <std::size_t Width>
-void execute_rows(const prepared_plan& p, std::ptrdiff_t first_row, std::ptrdiff_t last_row) noexcept {
+/// The row kernels of a prepared plan, for Width-byte elements. Each is built once from the plan
+/// (its parameters then live in registers) and called per row with the row's output and input.
+template <std::size_t Width> struct row_kernels {
     using move = mover<Width>;
-    constexpr auto w = static_cast<std::ptrdiff_t>(Width);
-    const copy_plan& plan = p.plan;
-    typename move::word fill_value;
-    std::memcpy(&fill_value, plan.fill.data(), Width);
+    static constexpr auto w = static_cast<std::ptrdiff_t>(Width);
+    static const axis_plan& inner(const prepared_plan& p) noexcept { return p.plan.axes[p.plan.rank - 1]; }
+    static const axis_plan& second(const prepared_plan& p) noexcept { return p.plan.axes[p.plan.rank - 2]; }
 
-    const axis_plan& inner = plan.axes[plan.rank - 1];
-    const axis_plan& second = plan.axes[plan.rank >= 2 ? plan.rank - 2 : 0];
-    const std::ptrdiff_t inner_out_step = inner.out_stride * w;
-    const std::ptrdiff_t inner_in_step = inner.pieces[0].step * w;
-
-    // Any row of any plan, fill rows included (the interleaves here take the plain strided loop:
-    // these rows are the rare ones, and one kernel instance per block size is enough).
-    auto any_row = [&](std::byte* out, const std::byte* in, bool row_fill) {
-        if (p.shape == inner_shape::interleave) { // out[x * B + k] = in[k * S + x]
-            for (std::ptrdiff_t k = 0; k < p.block; ++k) {
-                if (row_fill) move::fill(out + k * w, second.extent, p.block * w, fill_value);
-                else move::strided(out + k * w, p.block * w, in + k * inner_in_step, w, second.extent);
-            }
-        } else if (p.shape == inner_shape::deinterleave) { // out[k * T + x] = in[x * B + k]
-            for (std::ptrdiff_t k = 0; k < p.block; ++k) {
-                if (row_fill) move::fill(out + k * second.out_stride * w, inner.extent, w, fill_value);
-                else move::strided(out + k * second.out_stride * w, w, in + k * w, p.block * w, inner.extent);
-            }
-        } else {
-            for (std::size_t k = 0; k < inner.piece_count; ++k) {
-                const piece& pc = inner.pieces[k];
-                if (row_fill || pc.how == piece::kind::fill) {
-                    move::fill(out, pc.count, inner_out_step, fill_value);
-                } else if (pc.how == piece::kind::affine) {
-                    move::run(out, inner_out_step, in + pc.start * w, pc.step * w, pc.count);
-                } else {
-                    move::gather(out, inner_out_step, in, pc.offsets, pc.count);
+    /// Any row of any plan, fill rows included. Interleaves take the plain strided loop here:
+    /// these rows are the rare ones.
+    struct any {
+        const prepared_plan& p;
+        typename move::word fill_value;
+        explicit any(const prepared_plan& plan) noexcept : p(plan) { std::memcpy(&fill_value, p.plan.fill.data(), Width); }
+        void operator()(std::byte* out, const std::byte* in, bool row_fill = false) const noexcept {
+            const axis_plan& in_axis = inner(p);
+            const std::ptrdiff_t in_step = in_axis.pieces[0].step * w;
+            if (p.shape == inner_shape::interleave) { // out[x * B + k] = in[k * S + x]
+                const std::ptrdiff_t n = second(p).extent;
+                for (std::ptrdiff_t k = 0; k < p.block; ++k) {
+                    if (row_fill) move::fill(out + k * w, n, p.block * w, fill_value);
+                    else move::strided(out + k * w, p.block * w, in + k * in_step, w, n);
                 }
-                out += pc.count * inner_out_step;
+            } else if (p.shape == inner_shape::deinterleave) { // out[k * T + x] = in[x * B + k]
+                const std::ptrdiff_t row_step = second(p).out_stride * w, n = in_axis.extent;
+                for (std::ptrdiff_t k = 0; k < p.block; ++k) {
+                    if (row_fill) move::fill(out + k * row_step, n, w, fill_value);
+                    else move::strided(out + k * row_step, w, in + k * w, p.block * w, n);
+                }
+            } else {
+                const std::ptrdiff_t out_step = in_axis.out_stride * w;
+                for (std::size_t k = 0; k < in_axis.piece_count; ++k) {
+                    const piece& pc = in_axis.pieces[k];
+                    if (row_fill || pc.how == piece::kind::fill) {
+                        move::fill(out, pc.count, out_step, fill_value);
+                    } else if (pc.how == piece::kind::affine) {
+                        move::run(out, out_step, in + pc.start * w, pc.step * w, pc.count);
+                    } else {
+                        move::gather(out, out_step, in, pc.offsets, pc.count);
+                    }
+                    out += pc.count * out_step;
+                }
             }
         }
     };
+    struct copy {
+        std::size_t bytes;
+        explicit copy(const prepared_plan& p) noexcept : bytes(static_cast<std::size_t>(inner(p).extent * w)) {}
+        void operator()(std::byte* out, const std::byte* in) const noexcept { std::memcpy(out, in, bytes); }
+    };
+    struct reverse {
+        std::ptrdiff_t count;
+        bool stream;
+        explicit reverse(const prepared_plan& p) noexcept : count(inner(p).extent), stream(p.stream) {}
+        void operator()(std::byte* out, const std::byte* in) const noexcept { move::reverse(out, in, count, stream); }
+    };
+    struct every_other {
+        std::ptrdiff_t count;
+        bool stream;
+        explicit every_other(const prepared_plan& p) noexcept : count(inner(p).extent), stream(p.stream) {}
+        void operator()(std::byte* out, const std::byte* in) const noexcept { move::every_other(out, in, count, stream); }
+    };
+    /// Broadcast and other strides: the run's own dispatch.
+    struct strided {
+        std::ptrdiff_t out_step, in_step, count;
+        explicit strided(const prepared_plan& p) noexcept
+            : out_step(inner(p).out_stride * w), in_step(inner(p).pieces[0].step * w), count(inner(p).extent) {}
+        void operator()(std::byte* out, const std::byte* in) const noexcept { move::run(out, out_step, in, in_step, count); }
+    };
+    template <std::ptrdiff_t B> struct interleave {
+        std::ptrdiff_t row_step, count;
+        bool stream;
+        explicit interleave(const prepared_plan& p) noexcept
+            : row_step(inner(p).pieces[0].step * w), count(second(p).extent), stream(p.stream) {}
+        void operator()(std::byte* out, const std::byte* in) const noexcept {
+            move::template interleave<B>(out, in, row_step, count, stream);
+        }
+    };
+    template <std::ptrdiff_t B> struct deinterleave {
+        std::ptrdiff_t row_step, count;
+        bool stream;
+        explicit deinterleave(const prepared_plan& p) noexcept
+            : row_step(second(p).out_stride * w), count(inner(p).extent), stream(p.stream) {}
+        void operator()(std::byte* out, const std::byte* in) const noexcept {
+            move::template deinterleave<B>(out, row_step, in, count, stream);
+        }
+    };
+
+    /// `n` rows `out_step` and `in_step` bytes apart, by one kernel: the only loop instantiated per kernel.
+    template <class Kernel>
+    static void rows(const prepared_plan& p, std::byte* out, const std::byte* in, std::ptrdiff_t n,
+                     std::ptrdiff_t out_step, std::ptrdiff_t in_step) noexcept {
+        const Kernel kernel(p);
+        for (; n > 0; --n, out += out_step, in += in_step) kernel(out, in);
+    }
+    using rows_fn = void (*)(const prepared_plan&, std::byte*, const std::byte*, std::ptrdiff_t, std::ptrdiff_t,
+                             std::ptrdiff_t) noexcept;
+
+    /// The row loop for the plan's inner shape.
+    static rows_fn choose(const prepared_plan& p) noexcept {
+        if (p.shape == inner_shape::interleave)
+            return p.block == 2 ? rows<interleave<2>> : p.block == 3 ? rows<interleave<3>> : rows<interleave<4>>;
+        if (p.shape == inner_shape::deinterleave)
+            return p.block == 2 ? rows<deinterleave<2>> : p.block == 3 ? rows<deinterleave<3>> : rows<deinterleave<4>>;
+        const axis_plan& in_axis = inner(p);
+        if (!in_axis.single_affine()) return rows<any>;
+        const std::ptrdiff_t in_step = in_axis.pieces[0].step;
+        if (in_axis.out_stride == 1 && in_step == 1) return rows<copy>;
+        if (in_axis.out_stride == 1 && in_step == -1) return rows<reverse>;
+        if (in_axis.out_stride == 1 && in_step == 2) return rows<every_other>;
+        return rows<strided>;
+    }
+};
+
+/// Runs rows [first_row, last_row) of a prepared plan. A row is one call of the inner kernel. The
+/// fastest outer axis is walked by pointer steps in a loop chosen once per plan; the other outer
+/// axes by an odometer.
+template <std::size_t Width>
+void execute_rows(const prepared_plan& p, std::ptrdiff_t first_row, std::ptrdiff_t last_row) noexcept {
+    using kernels = row_kernels<Width>;
+    constexpr auto w = static_cast<std::ptrdiff_t>(Width);
+    const copy_plan& plan = p.plan;
+    const typename kernels::any any_row(p);
     if (p.outer_rank == 0) return any_row(plan.output, plan.input, p.all_fill);
+    const typename kernels::rows_fn rows = kernels::choose(p);
 
     // Axes [0, lead) move by odometer; their cumulative input/output offsets and fill state at
     // the current coordinate are kept per axis. Axis `lead` is the tight loop.
@@ -531,62 +599,34 @@ void execute_rows(const prepared_plan& p, std::ptrdiff_t first_row, std::ptrdiff
     }
     settle(0);
 
-    // Walks every row, calling `kernel(out, in)` for the rows of a single-affine lead axis outside
-    // any fill, and any_row for the others.
-    auto walk = [&](auto kernel) {
-        for (std::ptrdiff_t done = first_row; done < last_row;) {
-            const std::ptrdiff_t in_base = lead > 0 ? in_at[lead - 1] : 0;
-            const std::ptrdiff_t out_base = lead > 0 ? out_at[lead - 1] : 0;
-            const bool base_fill = p.all_fill || (lead > 0 && fill_at[lead - 1]);
-            const std::ptrdiff_t first = coord[lead];
-            const std::ptrdiff_t end = std::min(lead_axis.extent, first + (last_row - done));
-            if (lead_axis.single_affine() && !base_fill) {
-                const std::ptrdiff_t in_step = lead_axis.pieces[0].step * w, out_step = lead_axis.out_stride * w;
-                const std::byte* in = plan.input + (in_base + lead_axis.pieces[0].start) * w + first * in_step;
-                std::byte* out = plan.output + out_base * w + first * out_step;
-                for (std::ptrdiff_t j = first; j < end; ++j, in += in_step, out += out_step) kernel(out, in);
-            } else {
-                for (std::ptrdiff_t j = first; j < end; ++j) {
-                    std::ptrdiff_t offset = 0;
-                    const bool inside = input_offset(lead_axis, j, offset);
-                    any_row(plan.output + (out_base + j * lead_axis.out_stride) * w,
-                            plan.input + (in_base + offset) * w, base_fill || !inside);
-                }
+    for (std::ptrdiff_t done = first_row; done < last_row;) {
+        const std::ptrdiff_t in_base = lead > 0 ? in_at[lead - 1] : 0;
+        const std::ptrdiff_t out_base = lead > 0 ? out_at[lead - 1] : 0;
+        const bool base_fill = p.all_fill || (lead > 0 && fill_at[lead - 1]);
+        const std::ptrdiff_t first = coord[lead];
+        const std::ptrdiff_t end = last_row - done < lead_axis.extent - first ? first + (last_row - done) : lead_axis.extent;
+        if (lead_axis.single_affine() && !base_fill) {
+            const std::ptrdiff_t in_step = lead_axis.pieces[0].step * w, out_step = lead_axis.out_stride * w;
+            rows(p, plan.output + out_base * w + first * out_step,
+                 plan.input + (in_base + lead_axis.pieces[0].start) * w + first * in_step, end - first, out_step, in_step);
+        } else {
+            for (std::ptrdiff_t j = first; j < end; ++j) {
+                std::ptrdiff_t offset = 0;
+                const bool inside = input_offset(lead_axis, j, offset);
+                any_row(plan.output + (out_base + j * lead_axis.out_stride) * w, plan.input + (in_base + offset) * w,
+                        base_fill || !inside);
             }
-            done += end - first;
-            coord[lead] = 0;
-
-            std::size_t a = lead; // odometer over axes [0, lead)
-            while (a > 0) {
-                --a;
-                if (++coord[a] < plan.axes[a].extent) break;
-                coord[a] = 0;
-            }
-            settle(a);
         }
-    };
+        done += end - first;
+        coord[lead] = 0;
 
-    const std::ptrdiff_t count = inner.extent;
-    if (p.shape == inner_shape::interleave) {
-        with_block(p.block, [&]<std::ptrdiff_t B>() {
-            walk([&](std::byte* out, const std::byte* in) { move::template interleave<B>(out, in, inner_in_step, second.extent, p.stream); });
-        });
-    } else if (p.shape == inner_shape::deinterleave) {
-        const std::ptrdiff_t row_step = second.out_stride * w;
-        with_block(p.block, [&]<std::ptrdiff_t B>() {
-            walk([&](std::byte* out, const std::byte* in) { move::template deinterleave<B>(out, row_step, in, count, p.stream); });
-        });
-    } else if (!inner.single_affine()) {
-        walk([&](std::byte* out, const std::byte* in) { any_row(out, in, false); });
-    } else if (inner_out_step == w && inner_in_step == w) {
-        const auto bytes = static_cast<std::size_t>(count * w);
-        walk([&](std::byte* out, const std::byte* in) { std::memcpy(out, in, bytes); });
-    } else if (inner_out_step == w && inner_in_step == -w) {
-        walk([&](std::byte* out, const std::byte* in) { move::reverse(out, in, count, p.stream); });
-    } else if (inner_out_step == w && inner_in_step == 2 * w) {
-        walk([&](std::byte* out, const std::byte* in) { move::every_other(out, in, count, p.stream); });
-    } else { // broadcast and other strides: the run's own dispatch
-        walk([&](std::byte* out, const std::byte* in) { move::run(out, inner_out_step, in, inner_in_step, count); });
+        std::size_t a = lead; // odometer over axes [0, lead)
+        while (a > 0) {
+            --a;
+            if (++coord[a] < plan.axes[a].extent) break;
+            coord[a] = 0;
+        }
+        settle(a);
     }
 }
 
@@ -603,34 +643,11 @@ inline void execute_part(const prepared_plan& p, std::ptrdiff_t first_row, std::
 #endif
 }
 
-/// Below this many output bytes a plan runs on the calling thread whatever the thread count.
-inline constexpr std::size_t min_bytes_per_thread = std::size_t{1} << 18;
-
-/// Runs a plan, splitting its outer rows over up to `thread_count` threads (the calling thread is
-/// one of them; 1 runs everything on it). Every input offset the plan names must lie inside the
-/// input buffer and every output offset inside the output buffer; the callers guarantee it.
-inline void execute(const copy_plan& plan, std::size_t thread_count = 1) {
+/// Runs a plan on the calling thread. Every input offset the plan names must lie inside the input
+/// buffer and every output offset inside the output buffer; the callers guarantee it.
+inline void execute(const copy_plan& plan) noexcept {
     const prepared_plan p = prepare(plan);
-    std::size_t bytes = plan.width;
-    for (std::size_t a = 0; a < plan.rank; ++a) bytes *= static_cast<std::size_t>(plan.axes[a].extent);
-    std::size_t parts = thread_count;
-    if (parts > static_cast<std::size_t>(p.rows)) parts = static_cast<std::size_t>(p.rows);
-    if (parts > bytes / min_bytes_per_thread) parts = bytes / min_bytes_per_thread;
-    if (parts <= 1) return execute_part(p, 0, p.rows);
-
-    const auto rows = static_cast<std::size_t>(p.rows);
-    auto bound = [&](std::size_t part) { return static_cast<std::ptrdiff_t>(rows * part / parts); };
-    std::vector<std::thread> workers;
-    workers.reserve(parts - 1);
-    for (std::size_t part = 1; part < parts; ++part) {
-        try {
-            workers.emplace_back([&p, first = bound(part), last = bound(part + 1)] { execute_part(p, first, last); });
-        } catch (const std::system_error&) { // no thread to be had: this one does the part
-            execute_part(p, bound(part), bound(part + 1));
-        }
-    }
-    execute_part(p, 0, bound(1));
-    for (std::thread& worker : workers) worker.join();
+    execute_part(p, 0, p.rows);
 }
 
 } // namespace dmlref::detail
