@@ -8,6 +8,14 @@
 ///   table   input offset = offsets[j]            (folded padding borders: EDGE, REFLECTION, ...)
 ///   fill    no input; the element is the plan's fill value (CONSTANT padding borders)
 /// where j counts coordinates from the piece's first one. Offsets and strides count elements.
+///
+/// How it is fast (prepare() and execute_rows() below): extent-1 axes vanish, axes are ordered by
+/// output stride and merged where contiguous in both tensors, and the innermost one or two axes
+/// become a row kernel chosen once per plan: memcpy for contiguous runs, reversed runs, stride-2
+/// runs, the interleave of depth to space and the de-interleave of space to depth (B = 2 to 4),
+/// gathers through padding tables, fills, and a plain strided loop for everything else. The
+/// kernels compilers do not vectorize at -O2 use 16-byte vector shuffles (GCC 12+, Clang); outputs
+/// larger than the caches use streaming stores (x86-64). Nothing allocates: scratch is O(rank).
 
 #include <array>
 #include <cstddef>
