@@ -551,18 +551,28 @@ inline void check(const operator_desc& desc, feature_level level = newest_featur
     detail::throw_if(validate(desc, level));
 }
 
-/// Runs the operator from `input` into `output` (each the whole buffer bound to the tensor) after
-/// every check; throws validation_error and writes nothing when one fails. Writes only the output
-/// tensor's elements: other bytes of the output buffer keep their values.
-inline void execute(const operator_desc& desc, std::span<const std::byte> input, std::span<std::byte> output,
-                    feature_level level = newest_feature_level) {
-    detail::throw_if(validate(desc, input, output, level));
-    std::vector<std::ptrdiff_t> tables;
-    detail::copy_plan plan = std::visit([&](const auto& d) { return detail::plan_desc(d, tables); }, desc);
+namespace detail {
+/// The copy plan of `desc` over the two buffers after every check (throws validation_error);
+/// `tables` keeps the padding tables it points into.
+inline copy_plan checked_plan(const operator_desc& desc, std::span<const std::byte> input, std::span<std::byte> output,
+                              feature_level level, std::vector<std::ptrdiff_t>& tables) {
+    throw_if(validate(desc, input, output, level));
+    copy_plan plan = std::visit([&](const auto& d) { return plan_desc(d, tables); }, desc);
     plan.input = input.data();
     plan.output = output.data();
     plan.width = element_size(std::visit([](const auto& d) { return d.input_tensor.data_type; }, desc));
-    detail::execute(plan);
+    return plan;
+}
+} // namespace detail
+
+/// Runs the operator from `input` into `output` (each the whole buffer bound to the tensor) after
+/// every check; throws validation_error and writes nothing when one fails. Writes only the output
+/// tensor's elements: other bytes of the output buffer keep their values. (dmlref/parallel.hpp
+/// adds an overload that splits the work over threads.)
+inline void execute(const operator_desc& desc, std::span<const std::byte> input, std::span<std::byte> output,
+                    feature_level level = newest_feature_level) {
+    std::vector<std::ptrdiff_t> tables;
+    detail::execute(detail::checked_plan(desc, input, output, level, tables));
 }
 
 } // namespace dmlref

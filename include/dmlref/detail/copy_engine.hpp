@@ -8,11 +8,20 @@
 ///   table   input offset = offsets[j]            (folded padding borders: EDGE, REFLECTION, ...)
 ///   fill    no input; the element is the plan's fill value (CONSTANT padding borders)
 /// where j counts coordinates from the piece's first one. Offsets and strides count elements.
+///
+/// How it is fast (prepare() and execute_rows() below): extent-1 axes vanish, axes are ordered by
+/// output stride and merged where contiguous in both tensors, and the innermost one or two axes
+/// become a row kernel chosen once per plan: memcpy for contiguous runs, reversed runs, stride-2
+/// runs, the interleave of depth to space and the de-interleave of space to depth (B = 2 to 4),
+/// gathers through padding tables, fills, and a plain strided loop for everything else. The
+/// kernels compilers do not vectorize at -O2 use 16-byte vector shuffles (GCC 12+, Clang); outputs
+/// larger than the caches use streaming stores (x86-64). Nothing allocates: scratch is O(rank).
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 namespace dmlref::detail {
 
@@ -72,39 +81,239 @@ template <> struct word_of<2> { using type = std::uint16_t; };
 template <> struct word_of<4> { using type = std::uint32_t; };
 template <> struct word_of<8> { using type = std::uint64_t; };
 
-/// Moves of Width-byte elements through the same-width unsigned word (no aliasing questions:
-/// loads and stores are memcpy, which compilers turn into single moves).
+// GCC 12+ and Clang can shuffle 16-byte vectors in portable code (__builtin_shufflevector). The
+// kernels use that for reversed and interleaved runs, which compilers do not vectorize at -O2;
+// elsewhere the scalar loops below do the same work.
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)
+#define DMLREF_VECTOR_KERNELS 1
+#else
+#define DMLREF_VECTOR_KERNELS 0
+#endif
+
+// Outputs larger than the caches are written with non-temporal (streaming) 16-byte stores where
+// the target has them (x86-64: SSE2), as memcpy does for large copies: the store then needs no
+// read of the line it overwrites, and DRAM traffic drops from three passes to two.
+#if DMLREF_VECTOR_KERNELS && defined(__SSE2__)
+#define DMLREF_STREAM_STORES 1
+#include <emmintrin.h>
+#else
+#define DMLREF_STREAM_STORES 0
+#endif
+
+/// The bytes of `v` in reverse order (compilers turn this into one byte-swap instruction).
+constexpr std::uint64_t byte_reversed(std::uint64_t v) noexcept {
+    v = ((v & 0x00ff00ff00ff00ffu) << 8) | ((v >> 8) & 0x00ff00ff00ff00ffu);
+    v = ((v & 0x0000ffff0000ffffu) << 16) | ((v >> 16) & 0x0000ffff0000ffffu);
+    return (v << 32) | (v >> 32);
+}
+
+/// The inner kernels for Width-byte elements. Elements move through the same-width unsigned word
+/// (memcpy loads and stores: no aliasing questions, and compilers emit single moves). Pointers and
+/// steps are in bytes, counts in elements. No kernel touches a byte outside the elements it names.
 template <std::size_t Width>
 struct mover {
     using word = typename word_of<Width>::type;
+    static constexpr auto w = static_cast<std::ptrdiff_t>(Width);
+
     static word load(const std::byte* p) noexcept {
-        word w;
-        std::memcpy(&w, p, Width);
-        return w;
+        word v;
+        std::memcpy(&v, p, Width);
+        return v;
     }
-    static void store(std::byte* p, word w) noexcept { std::memcpy(p, &w, Width); }
+    static void store(std::byte* p, word v) noexcept { std::memcpy(p, &v, Width); }
+
+#if DMLREF_VECTOR_KERNELS
+    /// 16 bytes as `lanes` words.
+    typedef word vec __attribute__((vector_size(16)));
+    static constexpr std::ptrdiff_t lanes = 16 / w;
+    static vec load_vec(const std::byte* p) noexcept {
+        vec v;
+        std::memcpy(&v, p, 16);
+        return v;
+    }
+    /// A 16-byte store; with Stream a non-temporal one, which needs `p` 16-byte aligned.
+    template <bool Stream> static void store_vec(std::byte* p, vec v) noexcept {
+#if DMLREF_STREAM_STORES
+        if constexpr (Stream) {
+            __m128i bits;
+            std::memcpy(&bits, &v, 16);
+            return _mm_stream_si128(reinterpret_cast<__m128i*>(p), bits);
+        }
+#endif
+        std::memcpy(p, &v, 16);
+    }
+    template <std::size_t... I> static vec reversed(vec v, std::index_sequence<I...>) noexcept {
+        return __builtin_shufflevector(v, v, (lanes - 1 - static_cast<std::ptrdiff_t>(I))...);
+    }
+    /// Lanes `first`, `first` + 2, ... of the pair (a, b): the even or odd elements of 32 bytes.
+    template <std::size_t First, std::size_t... I> static vec every_second(vec a, vec b, std::index_sequence<I...>) noexcept {
+        return __builtin_shufflevector(a, b, (First + 2 * I)...);
+    }
+    /// a0 b0 a1 b1 ... from lane `first` on: half of the interleave of a and b.
+    template <std::size_t First, std::size_t... I> static vec zipped(vec a, vec b, std::index_sequence<I...>) noexcept {
+        return __builtin_shufflevector(a, b, (First + I / 2 + (I % 2) * static_cast<std::size_t>(lanes))...);
+    }
+    using lane_indices = std::make_index_sequence<static_cast<std::size_t>(16 / Width)>;
+#endif
+
+    /// With `stream`: how many steps of `step` bytes (at most `count`) take `out` to a 16-byte
+    /// boundary, or -1 when none does within 16 steps (then the run uses ordinary stores).
+    static std::ptrdiff_t lead_in(bool stream, const std::byte* out, std::ptrdiff_t step, std::ptrdiff_t count) noexcept {
+        if (!stream) return 0;
+        const auto address = reinterpret_cast<std::uintptr_t>(out);
+        for (std::ptrdiff_t k = 0; k < 16 && k <= count; ++k)
+            if ((address + static_cast<std::uintptr_t>(k * step)) % 16 == 0) return k;
+        return -1;
+    }
 
     static void fill(std::byte* out, std::ptrdiff_t count, std::ptrdiff_t out_step, word value) noexcept {
+        if (out_step == w && (Width == 1 || value == 0) && count * w >= 64) { // a call pays off past a cache line
+            std::memset(out, static_cast<int>(value & 0xff), static_cast<std::size_t>(count * w));
+            return;
+        }
         for (std::ptrdiff_t i = 0; i < count; ++i) store(out + i * out_step, value);
     }
 
-    /// count elements from `in` (step `in_step` bytes) to `out` (step `out_step` bytes).
+    static void strided(std::byte* out, std::ptrdiff_t out_step, const std::byte* in, std::ptrdiff_t in_step,
+                        std::ptrdiff_t count) noexcept {
+        for (std::ptrdiff_t i = 0; i < count; ++i) store(out + i * out_step, load(in + i * in_step));
+    }
+
+    /// out[i] = in[-i]: `in` is the first element read, the highest address of the run. The output
+    /// is walked backwards, so that the input is read in ascending order: hardware prefetchers
+    /// follow that, and at DRAM sizes a descending read stream costs twice the time.
+    static void reverse(std::byte* out, const std::byte* in, std::ptrdiff_t count, bool stream = false) noexcept {
+        std::ptrdiff_t end = count; // elements [end, count) are done
+        auto one = [&] {
+            --end;
+            store(out + end * w, load(in - end * w));
+        };
+        if constexpr (Width == 1) {
+            for (; end >= 8; end -= 8) {
+                std::uint64_t v;
+                std::memcpy(&v, in - (end - 1), 8);
+                v = byte_reversed(v);
+                std::memcpy(out + end - 8, &v, 8);
+            }
+        }
+#if DMLREF_VECTOR_KERNELS
+        if constexpr (Width > 1) {
+            auto body = [&]<bool S>() {
+                for (; end >= 2 * lanes; end -= 2 * lanes) {
+                    const std::ptrdiff_t at = end - 2 * lanes;
+                    const vec b = load_vec(in - (at + 2 * lanes - 1) * w), a = load_vec(in - (at + lanes - 1) * w);
+                    store_vec<S>(out + (at + lanes) * w, reversed(b, lane_indices{}));
+                    store_vec<S>(out + at * w, reversed(a, lane_indices{}));
+                }
+            };
+            auto aligned = [&] { return reinterpret_cast<std::uintptr_t>(out + end * w) % 16 == 0; };
+            if (stream) // streaming stores need a 16-byte aligned target
+                while (end > 0 && count - end < lanes && !aligned()) one();
+            if (stream && aligned()) body.template operator()<true>();
+            else body.template operator()<false>();
+            for (; end >= lanes; end -= lanes)
+                store_vec<false>(out + (end - lanes) * w, reversed(load_vec(in - (end - 1) * w), lane_indices{}));
+        }
+#endif
+        while (end > 0) one();
+    }
+
+    /// out[i] = in[2 * i]: a slice with stride 2.
+    static void every_other(std::byte* out, const std::byte* in, std::ptrdiff_t count, bool stream = false) noexcept {
+        std::ptrdiff_t i = 0;
+#if DMLREF_VECTOR_KERNELS
+        // Each step reads 2 * lanes elements; the last one it may read is in[2 * count - 2].
+        auto body = [&]<bool S>() {
+            for (; i + lanes < count; i += lanes)
+                store_vec<S>(out + i * w,
+                             every_second<0>(load_vec(in + 2 * i * w), load_vec(in + (2 * i + lanes) * w), lane_indices{}));
+        };
+        if (const std::ptrdiff_t head = lead_in(stream, out, w, count); head >= 0) {
+            for (; i < head; ++i) store(out + i * w, load(in + 2 * i * w));
+            if (stream) body.template operator()<true>();
+            else body.template operator()<false>();
+        } else {
+            body.template operator()<false>();
+        }
+#endif
+        for (; i < count; ++i) store(out + i * w, load(in + 2 * i * w));
+    }
+
+    /// Copies a run of an affine piece: count elements, `in_step` and `out_step` bytes apart.
     static void run(std::byte* out, std::ptrdiff_t out_step, const std::byte* in, std::ptrdiff_t in_step,
                     std::ptrdiff_t count) noexcept {
-        constexpr auto w = static_cast<std::ptrdiff_t>(Width);
-        if (out_step == w && in_step == w) {
-            std::memcpy(out, in, static_cast<std::size_t>(count) * Width);
-        } else if (in_step == 0) {
-            fill(out, count, out_step, load(in));
-        } else {
-            for (std::ptrdiff_t i = 0; i < count; ++i) store(out + i * out_step, load(in + i * in_step));
+        if (out_step == w) {
+            if (in_step == w) return (void)std::memcpy(out, in, static_cast<std::size_t>(count * w));
+            if (in_step == 0) return fill(out, count, w, load(in));
+            if (in_step == -w) return reverse(out, in, count);
+            if (in_step == 2 * w) return every_other(out, in, count);
         }
+        strided(out, out_step, in, in_step, count);
     }
 
     static void gather(std::byte* out, std::ptrdiff_t out_step, const std::byte* in, const std::ptrdiff_t* offsets,
                        std::ptrdiff_t count) noexcept {
-        for (std::ptrdiff_t i = 0; i < count; ++i)
-            store(out + i * out_step, load(in + offsets[i] * static_cast<std::ptrdiff_t>(Width)));
+        for (std::ptrdiff_t i = 0; i < count; ++i) store(out + i * out_step, load(in + offsets[i] * w));
+    }
+
+    /// Interleaves B input rows `row_step` bytes apart: out[x * B + k] = in_k[x] (depth to space).
+    template <std::ptrdiff_t B>
+    static void interleave(std::byte* out, const std::byte* in, std::ptrdiff_t row_step, std::ptrdiff_t count,
+                           bool stream) noexcept {
+        std::ptrdiff_t x = 0;
+        auto one = [&] {
+            for (std::ptrdiff_t k = 0; k < B; ++k) store(out + (x * B + k) * w, load(in + k * row_step + x * w));
+        };
+#if DMLREF_VECTOR_KERNELS
+        if constexpr (B == 2) {
+            auto body = [&]<bool S>() {
+                for (; x + lanes <= count; x += lanes) {
+                    const vec a = load_vec(in + x * w), b = load_vec(in + row_step + x * w);
+                    store_vec<S>(out + 2 * x * w, zipped<0>(a, b, lane_indices{}));
+                    store_vec<S>(out + (2 * x + lanes) * w, zipped<static_cast<std::size_t>(lanes / 2)>(a, b, lane_indices{}));
+                }
+            };
+            if (const std::ptrdiff_t head = lead_in(stream, out, 2 * w, count); head >= 0) {
+                for (; x < head; ++x) one();
+                if (stream) body.template operator()<true>();
+                else body.template operator()<false>();
+            } else {
+                body.template operator()<false>();
+            }
+        }
+#endif
+        for (; x < count; ++x) one();
+    }
+
+    /// De-interleaves into B output rows `row_step` bytes apart: out_k[x] = in[x * B + k] (space to depth).
+    template <std::ptrdiff_t B>
+    static void deinterleave(std::byte* out, std::ptrdiff_t row_step, const std::byte* in, std::ptrdiff_t count,
+                             bool stream) noexcept {
+        std::ptrdiff_t x = 0;
+        auto one = [&] {
+            for (std::ptrdiff_t k = 0; k < B; ++k) store(out + k * row_step + x * w, load(in + (x * B + k) * w));
+        };
+#if DMLREF_VECTOR_KERNELS
+        if constexpr (B == 2) {
+            auto body = [&]<bool S>() {
+                for (; x + lanes <= count; x += lanes) {
+                    const vec a = load_vec(in + 2 * x * w), b = load_vec(in + (2 * x + lanes) * w);
+                    store_vec<S>(out + x * w, every_second<0>(a, b, lane_indices{}));
+                    store_vec<S>(out + row_step + x * w, every_second<1>(a, b, lane_indices{}));
+                }
+            };
+            // Both rows stream only when they are aligned alike.
+            const std::ptrdiff_t head = row_step % 16 == 0 ? lead_in(stream, out, w, count) : -1;
+            if (head >= 0) {
+                for (; x < head; ++x) one();
+                if (stream) body.template operator()<true>();
+                else body.template operator()<false>();
+            } else {
+                body.template operator()<false>();
+            }
+        }
+#endif
+        for (; x < count; ++x) one();
     }
 };
 
@@ -124,13 +333,42 @@ inline bool input_offset(const axis_plan& axis, std::ptrdiff_t c, std::ptrdiff_t
     return false; // unreachable for a well-formed plan
 }
 
-/// Drops extent-1 axes (folding their offset into the input origin), folds single-affine starts
-/// into the origin, and merges neighbouring affine axes that are contiguous in both tensors.
-/// Returns false when the whole output is fill.
-inline bool simplify(copy_plan& plan) noexcept {
+/// How the innermost loop of a prepared plan moves elements.
+enum class inner_shape : std::uint8_t {
+    rows,         ///< the innermost axis, piece by piece
+    interleave,   ///< the two innermost axes: B input rows zipped into one output row
+    deinterleave, ///< the two innermost axes: one input row dealt into B output rows
+};
+
+/// A plan made ready to run: simplified, its loops ordered, its inner kernel chosen.
+struct prepared_plan {
+    copy_plan plan;
+    bool all_fill = false;
+    inner_shape shape = inner_shape::rows;
+    std::ptrdiff_t block = 0;   ///< interleave factor B
+    std::size_t outer_rank = 0; ///< axes [0, outer_rank) are walked row by row
+    std::ptrdiff_t rows = 1;    ///< product of the outer extents
+    bool stream = false;        ///< write with streaming stores (outputs larger than the caches)
+};
+
+/// Outputs of at least this many bytes are written with streaming stores where the target has them.
+inline constexpr std::size_t stream_threshold = std::size_t{16} << 20;
+
+inline constexpr std::ptrdiff_t max_interleave = 4; ///< larger blocks run as strided rows
+
+/// Simplifies a plan without changing what it copies:
+///  - extent-1 axes go, their offset folded into the input origin (all fill when it is a fill);
+///  - single-affine axes start at the origin;
+///  - axes are ordered by output stride, largest outermost, so the output is walked in memory order;
+///  - neighbouring affine axes contiguous in both tensors merge into one;
+///  - an interleave or de-interleave of up to 4 rows becomes the inner kernel, its two axes innermost.
+inline prepared_plan prepare(const copy_plan& source) noexcept {
+    prepared_plan p;
+    p.plan = source;
+    copy_plan& plan = p.plan;
     for (std::size_t a = 0; a < plan.rank; ++a) {
         std::ptrdiff_t offset = 0;
-        if (plan.axes[a].extent == 1 && !input_offset(plan.axes[a], 0, offset)) return false;
+        if (plan.axes[a].extent == 1 && !input_offset(plan.axes[a], 0, offset)) p.all_fill = true;
     }
     std::size_t kept = 0;
     std::ptrdiff_t origin = 0;
@@ -138,110 +376,286 @@ inline bool simplify(copy_plan& plan) noexcept {
         axis_plan axis = plan.axes[a];
         if (axis.extent == 1) {
             std::ptrdiff_t offset = 0;
-            input_offset(axis, 0, offset);
-            origin += offset;
+            if (input_offset(axis, 0, offset)) origin += offset;
             continue;
         }
-        if (axis.single_affine()) {
+        if (p.all_fill) {
+            axis.piece_count = 0;
+            axis.add({piece::kind::fill, axis.extent, 0, 0, nullptr});
+        } else if (axis.single_affine()) {
             origin += axis.pieces[0].start;
             axis.pieces[0].start = 0;
-            if (kept > 0) {
-                axis_plan& outer = plan.axes[kept - 1];
-                if (outer.single_affine() && outer.out_stride == axis.extent * axis.out_stride &&
-                    outer.pieces[0].step == axis.extent * axis.pieces[0].step) {
-                    outer.extent *= axis.extent;
-                    outer.out_stride = axis.out_stride;
-                    outer.pieces[0] = {piece::kind::affine, outer.extent, 0, axis.pieces[0].step, nullptr};
-                    continue;
-                }
-            }
+        }
+        plan.axes[kept++] = axis;
+    }
+    if (!p.all_fill) plan.input += origin * static_cast<std::ptrdiff_t>(plan.width);
+    if (kept == 0) { // one element
+        plan.axes[0] = axis_plan::affine(1, 0, 0, 0);
+        if (p.all_fill) {
+            plan.axes[0].piece_count = 0;
+            plan.axes[0].add({piece::kind::fill, 1, 0, 0, nullptr});
+        }
+        kept = 1;
+    }
+    plan.rank = kept;
+
+    auto magnitude = [](std::ptrdiff_t v) { return v < 0 ? -v : v; };
+    for (std::size_t a = 1; a < plan.rank; ++a) // insertion sort, stable, at most 8 axes
+        for (std::size_t b = a; b > 0 && magnitude(plan.axes[b].out_stride) > magnitude(plan.axes[b - 1].out_stride); --b)
+            std::swap(plan.axes[b], plan.axes[b - 1]);
+
+    kept = 1;
+    for (std::size_t a = 1; a < plan.rank; ++a) {
+        const axis_plan& axis = plan.axes[a];
+        axis_plan& outer = plan.axes[kept - 1];
+        if (axis.single_affine() && outer.single_affine() && outer.out_stride == axis.extent * axis.out_stride &&
+            outer.pieces[0].step == axis.extent * axis.pieces[0].step) {
+            outer.extent *= axis.extent;
+            outer.out_stride = axis.out_stride;
+            outer.pieces[0] = {piece::kind::affine, outer.extent, 0, axis.pieces[0].step, nullptr};
+            continue;
         }
         plan.axes[kept++] = axis;
     }
     plan.rank = kept;
-    plan.input += origin * static_cast<std::ptrdiff_t>(plan.width);
-    return true;
-}
 
-template <std::size_t Width>
-void execute_width(copy_plan plan) noexcept {
-    using move = mover<Width>;
-    constexpr auto w = static_cast<std::ptrdiff_t>(Width);
-    typename move::word fill_value;
-    std::memcpy(&fill_value, plan.fill.data(), Width);
-
-    // A plan that is all fill still visits every output element.
-    const bool all_fill = !simplify(plan);
-    if (all_fill) {
-        for (std::size_t a = 0; a < plan.rank; ++a) {
-            plan.axes[a].piece_count = 0;
-            plan.axes[a].add({piece::kind::fill, plan.axes[a].extent, 0, 0, nullptr});
+    const std::size_t last = plan.rank - 1;
+    const axis_plan& inner = plan.axes[last];
+    auto small = [](std::ptrdiff_t b) { return b >= 2 && b <= max_interleave; };
+    if (plan.rank >= 2 && inner.single_affine() && inner.out_stride == 1 && small(inner.extent)) {
+        const axis_plan& next = plan.axes[last - 1];
+        if (next.single_affine() && next.pieces[0].step == 1 && next.out_stride == inner.extent) {
+            p.shape = inner_shape::interleave;
+            p.block = inner.extent;
         }
     }
-    if (plan.rank == 0) {
-        move::store(plan.output, all_fill ? fill_value : move::load(plan.input));
-        return;
+    if (p.shape == inner_shape::rows && plan.rank >= 2 && inner.single_affine() && inner.out_stride == 1 &&
+        small(inner.pieces[0].step)) {
+        for (std::size_t a = 0; a < last; ++a) {
+            const axis_plan& k = plan.axes[a];
+            if (k.single_affine() && k.extent == inner.pieces[0].step && k.pieces[0].step == 1) {
+                const axis_plan moved = k;
+                for (std::size_t b = a; b + 1 < last; ++b) plan.axes[b] = plan.axes[b + 1];
+                plan.axes[last - 1] = moved;
+                p.shape = inner_shape::deinterleave;
+                p.block = moved.extent;
+                // The B output rows are far apart: walk the rest in input order, so that each
+                // input row is read once, in sequence, rather than every B-th row in B passes.
+                for (std::size_t c = 1; c + 1 < last; ++c)
+                    for (std::size_t d = c; d > 0 && magnitude(plan.axes[d].pieces[0].step) >
+                                                         magnitude(plan.axes[d - 1].pieces[0].step); --d)
+                        std::swap(plan.axes[d], plan.axes[d - 1]);
+                break;
+            }
+        }
     }
+    p.outer_rank = p.shape == inner_shape::rows ? plan.rank - 1 : plan.rank - 2;
+    std::size_t bytes = plan.width;
+    for (std::size_t a = 0; a < plan.rank; ++a) {
+        bytes *= static_cast<std::size_t>(plan.axes[a].extent);
+        if (a < p.outer_rank) p.rows *= plan.axes[a].extent;
+    }
+    p.stream = DMLREF_STREAM_STORES && bytes >= stream_threshold;
+    return p;
+}
 
-    const std::size_t outer_rank = plan.rank - 1;
-    const axis_plan& inner = plan.axes[outer_rank];
-    const std::ptrdiff_t inner_out_step = inner.out_stride * w;
+/// The row kernels of a prepared plan, for Width-byte elements. Each is built once from the plan
+/// (its parameters then live in registers) and called per row with the row's output and input.
+template <std::size_t Width> struct row_kernels {
+    using move = mover<Width>;
+    static constexpr auto w = static_cast<std::ptrdiff_t>(Width);
+    static const axis_plan& inner(const prepared_plan& p) noexcept { return p.plan.axes[p.plan.rank - 1]; }
+    static const axis_plan& second(const prepared_plan& p) noexcept { return p.plan.axes[p.plan.rank - 2]; }
 
-    // Cumulative input/output offsets and fill state of the outer axes at the current coordinate.
+    /// Any row of any plan, fill rows included. Interleaves take the plain strided loop here:
+    /// these rows are the rare ones.
+    struct any {
+        const prepared_plan& p;
+        typename move::word fill_value;
+        explicit any(const prepared_plan& plan) noexcept : p(plan) { std::memcpy(&fill_value, p.plan.fill.data(), Width); }
+        void operator()(std::byte* out, const std::byte* in, bool row_fill = false) const noexcept {
+            const axis_plan& in_axis = inner(p);
+            const std::ptrdiff_t in_step = in_axis.pieces[0].step * w;
+            if (p.shape == inner_shape::interleave) { // out[x * B + k] = in[k * S + x]
+                const std::ptrdiff_t n = second(p).extent;
+                for (std::ptrdiff_t k = 0; k < p.block; ++k) {
+                    if (row_fill) move::fill(out + k * w, n, p.block * w, fill_value);
+                    else move::strided(out + k * w, p.block * w, in + k * in_step, w, n);
+                }
+            } else if (p.shape == inner_shape::deinterleave) { // out[k * T + x] = in[x * B + k]
+                const std::ptrdiff_t row_step = second(p).out_stride * w, n = in_axis.extent;
+                for (std::ptrdiff_t k = 0; k < p.block; ++k) {
+                    if (row_fill) move::fill(out + k * row_step, n, w, fill_value);
+                    else move::strided(out + k * row_step, w, in + k * w, p.block * w, n);
+                }
+            } else {
+                const std::ptrdiff_t out_step = in_axis.out_stride * w;
+                for (std::size_t k = 0; k < in_axis.piece_count; ++k) {
+                    const piece& pc = in_axis.pieces[k];
+                    if (row_fill || pc.how == piece::kind::fill) {
+                        move::fill(out, pc.count, out_step, fill_value);
+                    } else if (pc.how == piece::kind::affine) {
+                        move::run(out, out_step, in + pc.start * w, pc.step * w, pc.count);
+                    } else {
+                        move::gather(out, out_step, in, pc.offsets, pc.count);
+                    }
+                    out += pc.count * out_step;
+                }
+            }
+        }
+    };
+    struct copy {
+        std::size_t bytes;
+        explicit copy(const prepared_plan& p) noexcept : bytes(static_cast<std::size_t>(inner(p).extent * w)) {}
+        void operator()(std::byte* out, const std::byte* in) const noexcept { std::memcpy(out, in, bytes); }
+    };
+    struct reverse {
+        std::ptrdiff_t count;
+        bool stream;
+        explicit reverse(const prepared_plan& p) noexcept : count(inner(p).extent), stream(p.stream) {}
+        void operator()(std::byte* out, const std::byte* in) const noexcept { move::reverse(out, in, count, stream); }
+    };
+    struct every_other {
+        std::ptrdiff_t count;
+        bool stream;
+        explicit every_other(const prepared_plan& p) noexcept : count(inner(p).extent), stream(p.stream) {}
+        void operator()(std::byte* out, const std::byte* in) const noexcept { move::every_other(out, in, count, stream); }
+    };
+    /// Broadcast and other strides: the run's own dispatch.
+    struct strided {
+        std::ptrdiff_t out_step, in_step, count;
+        explicit strided(const prepared_plan& p) noexcept
+            : out_step(inner(p).out_stride * w), in_step(inner(p).pieces[0].step * w), count(inner(p).extent) {}
+        void operator()(std::byte* out, const std::byte* in) const noexcept { move::run(out, out_step, in, in_step, count); }
+    };
+    template <std::ptrdiff_t B> struct interleave {
+        std::ptrdiff_t row_step, count;
+        bool stream;
+        explicit interleave(const prepared_plan& p) noexcept
+            : row_step(inner(p).pieces[0].step * w), count(second(p).extent), stream(p.stream) {}
+        void operator()(std::byte* out, const std::byte* in) const noexcept {
+            move::template interleave<B>(out, in, row_step, count, stream);
+        }
+    };
+    template <std::ptrdiff_t B> struct deinterleave {
+        std::ptrdiff_t row_step, count;
+        bool stream;
+        explicit deinterleave(const prepared_plan& p) noexcept
+            : row_step(second(p).out_stride * w), count(inner(p).extent), stream(p.stream) {}
+        void operator()(std::byte* out, const std::byte* in) const noexcept {
+            move::template deinterleave<B>(out, row_step, in, count, stream);
+        }
+    };
+
+    /// `n` rows `out_step` and `in_step` bytes apart, by one kernel: the only loop instantiated per kernel.
+    template <class Kernel>
+    static void rows(const prepared_plan& p, std::byte* out, const std::byte* in, std::ptrdiff_t n,
+                     std::ptrdiff_t out_step, std::ptrdiff_t in_step) noexcept {
+        const Kernel kernel(p);
+        for (; n > 0; --n, out += out_step, in += in_step) kernel(out, in);
+    }
+    using rows_fn = void (*)(const prepared_plan&, std::byte*, const std::byte*, std::ptrdiff_t, std::ptrdiff_t,
+                             std::ptrdiff_t) noexcept;
+
+    /// The row loop for the plan's inner shape.
+    static rows_fn choose(const prepared_plan& p) noexcept {
+        if (p.shape == inner_shape::interleave)
+            return p.block == 2 ? rows<interleave<2>> : p.block == 3 ? rows<interleave<3>> : rows<interleave<4>>;
+        if (p.shape == inner_shape::deinterleave)
+            return p.block == 2 ? rows<deinterleave<2>> : p.block == 3 ? rows<deinterleave<3>> : rows<deinterleave<4>>;
+        const axis_plan& in_axis = inner(p);
+        if (!in_axis.single_affine()) return rows<any>;
+        const std::ptrdiff_t in_step = in_axis.pieces[0].step;
+        if (in_axis.out_stride == 1 && in_step == 1) return rows<copy>;
+        if (in_axis.out_stride == 1 && in_step == -1) return rows<reverse>;
+        if (in_axis.out_stride == 1 && in_step == 2) return rows<every_other>;
+        return rows<strided>;
+    }
+};
+
+/// Runs rows [first_row, last_row) of a prepared plan. A row is one call of the inner kernel. The
+/// fastest outer axis is walked by pointer steps in a loop chosen once per plan; the other outer
+/// axes by an odometer.
+template <std::size_t Width>
+void execute_rows(const prepared_plan& p, std::ptrdiff_t first_row, std::ptrdiff_t last_row) noexcept {
+    using kernels = row_kernels<Width>;
+    constexpr auto w = static_cast<std::ptrdiff_t>(Width);
+    const copy_plan& plan = p.plan;
+    const typename kernels::any any_row(p);
+    if (p.outer_rank == 0) return any_row(plan.output, plan.input, p.all_fill);
+    const typename kernels::rows_fn rows = kernels::choose(p);
+
+    // Axes [0, lead) move by odometer; their cumulative input/output offsets and fill state at
+    // the current coordinate are kept per axis. Axis `lead` is the tight loop.
+    const std::size_t lead = p.outer_rank - 1;
+    const axis_plan& lead_axis = plan.axes[lead];
     std::array<std::ptrdiff_t, max_plan_rank> coord{}, in_at{}, out_at{};
     std::array<bool, max_plan_rank> fill_at{};
     auto settle = [&](std::size_t from) {
-        for (std::size_t a = from; a < outer_rank; ++a) {
+        for (std::size_t a = from; a < lead; ++a) {
             std::ptrdiff_t offset = 0;
             const bool inside = input_offset(plan.axes[a], coord[a], offset);
-            const std::ptrdiff_t in_before = a > 0 ? in_at[a - 1] : 0;
-            const std::ptrdiff_t out_before = a > 0 ? out_at[a - 1] : 0;
-            in_at[a] = in_before + offset;
-            out_at[a] = out_before + coord[a] * plan.axes[a].out_stride;
+            in_at[a] = (a > 0 ? in_at[a - 1] : 0) + offset;
+            out_at[a] = (a > 0 ? out_at[a - 1] : 0) + coord[a] * plan.axes[a].out_stride;
             fill_at[a] = (a > 0 && fill_at[a - 1]) || !inside;
         }
     };
+    std::ptrdiff_t rest = first_row;
+    for (std::size_t a = p.outer_rank; a-- > 0;) {
+        coord[a] = rest % plan.axes[a].extent;
+        rest /= plan.axes[a].extent;
+    }
     settle(0);
 
-    for (;;) {
-        const std::ptrdiff_t in_row = outer_rank > 0 ? in_at[outer_rank - 1] : 0;
-        std::byte* out = plan.output + (outer_rank > 0 ? out_at[outer_rank - 1] : 0) * w;
-        const bool row_fill = outer_rank > 0 && fill_at[outer_rank - 1];
-        for (std::size_t k = 0; k < inner.piece_count; ++k) {
-            const piece& p = inner.pieces[k];
-            if (row_fill || p.how == piece::kind::fill) {
-                move::fill(out, p.count, inner_out_step, fill_value);
-            } else if (p.how == piece::kind::affine) {
-                move::run(out, inner_out_step, plan.input + (in_row + p.start) * w, p.step * w, p.count);
-            } else {
-                move::gather(out, inner_out_step, plan.input + in_row * w, p.offsets, p.count);
+    for (std::ptrdiff_t done = first_row; done < last_row;) {
+        const std::ptrdiff_t in_base = lead > 0 ? in_at[lead - 1] : 0;
+        const std::ptrdiff_t out_base = lead > 0 ? out_at[lead - 1] : 0;
+        const bool base_fill = p.all_fill || (lead > 0 && fill_at[lead - 1]);
+        const std::ptrdiff_t first = coord[lead];
+        const std::ptrdiff_t end = last_row - done < lead_axis.extent - first ? first + (last_row - done) : lead_axis.extent;
+        if (lead_axis.single_affine() && !base_fill) {
+            const std::ptrdiff_t in_step = lead_axis.pieces[0].step * w, out_step = lead_axis.out_stride * w;
+            rows(p, plan.output + out_base * w + first * out_step,
+                 plan.input + (in_base + lead_axis.pieces[0].start) * w + first * in_step, end - first, out_step, in_step);
+        } else {
+            for (std::ptrdiff_t j = first; j < end; ++j) {
+                std::ptrdiff_t offset = 0;
+                const bool inside = input_offset(lead_axis, j, offset);
+                any_row(plan.output + (out_base + j * lead_axis.out_stride) * w, plan.input + (in_base + offset) * w,
+                        base_fill || !inside);
             }
-            out += p.count * inner_out_step;
         }
+        done += end - first;
+        coord[lead] = 0;
 
-        // Odometer over the outer axes.
-        std::size_t a = outer_rank;
+        std::size_t a = lead; // odometer over axes [0, lead)
         while (a > 0) {
             --a;
             if (++coord[a] < plan.axes[a].extent) break;
             coord[a] = 0;
-            if (a == 0) return;
         }
-        if (outer_rank == 0) return;
         settle(a);
     }
 }
 
-/// Runs a plan. Every input offset the plan names must lie inside the input buffer and every
-/// output offset inside the output buffer; the callers (ops and the desc layer) guarantee it.
-inline void execute(const copy_plan& plan) noexcept {
-    switch (plan.width) {
-    case 1: execute_width<1>(plan); break;
-    case 2: execute_width<2>(plan); break;
-    case 4: execute_width<4>(plan); break;
-    case 8: execute_width<8>(plan); break;
+inline void execute_part(const prepared_plan& p, std::ptrdiff_t first_row, std::ptrdiff_t last_row) noexcept {
+    switch (p.plan.width) {
+    case 1: execute_rows<1>(p, first_row, last_row); break;
+    case 2: execute_rows<2>(p, first_row, last_row); break;
+    case 4: execute_rows<4>(p, first_row, last_row); break;
+    case 8: execute_rows<8>(p, first_row, last_row); break;
     default: break;
     }
+#if DMLREF_STREAM_STORES
+    if (p.stream) _mm_sfence(); // streaming stores are weakly ordered: publish them before this thread is done
+#endif
+}
+
+/// Runs a plan on the calling thread. Every input offset the plan names must lie inside the input
+/// buffer and every output offset inside the output buffer; the callers guarantee it.
+inline void execute(const copy_plan& plan) noexcept {
+    const prepared_plan p = prepare(plan);
+    execute_part(p, 0, p.rows);
 }
 
 } // namespace dmlref::detail

@@ -1,0 +1,87 @@
+#pragma once
+/// \file bench_common.hpp
+/// What the benchmark files share: the workloads, input bytes, dmlref's output as the reference
+/// every other implementation must match, and the peer registration entry points.
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include <dmlref/parallel.hpp>
+
+#include "workloads.hpp"
+
+namespace dmlref_bench {
+
+/// `count` bytes of a fixed pseudo-random pattern (no two neighbouring elements alike).
+inline std::vector<std::byte> pattern_bytes(std::uint64_t count) {
+    std::vector<std::byte> bytes(count);
+    std::uint32_t state = 0x9e3779b9u;
+    for (std::byte& b : bytes) {
+        state = state * 1664525u + 1013904223u;
+        b = static_cast<std::byte>(state >> 24);
+    }
+    return bytes;
+}
+
+/// dmlref's output for `input`: the bytes every other implementation must reproduce.
+inline std::vector<std::byte> reference_output(const workload& w, const std::vector<std::byte>& input) {
+    std::vector<std::byte> output(w.out_bytes);
+    dmlref::execute(w.desc, input, output);
+    return output;
+}
+
+/// The timing loop of every implementation: each iteration first copies the workload's output
+/// bytes with memcpy between two buffers of its own, then runs `body()` once; only `body` is the
+/// benchmark's (manual) time. The counter `x_memcpy` is memcpy's total time over body's: the
+/// throughput ratio to memcpy, measured side by side, so that load from other processes on a
+/// shared machine moves both alike.
+template <class Body> void paired_loop(benchmark::State& state, std::uint64_t bytes, Body body) {
+    using clock = std::chrono::steady_clock;
+    const std::vector<std::byte> source = pattern_bytes(bytes);
+    std::vector<std::byte> target(bytes);
+    double body_seconds = 0, memcpy_seconds = 0;
+    for (auto _ : state) {
+        const auto t0 = clock::now();
+        std::memcpy(target.data(), source.data(), bytes);
+        benchmark::ClobberMemory();
+        const auto t1 = clock::now();
+        body();
+        benchmark::ClobberMemory();
+        const auto t2 = clock::now();
+        const double seconds = std::chrono::duration<double>(t2 - t1).count();
+        state.SetIterationTime(seconds);
+        body_seconds += seconds;
+        memcpy_seconds += std::chrono::duration<double>(t1 - t0).count();
+    }
+    state.counters["x_memcpy"] = body_seconds > 0 ? memcpy_seconds / body_seconds : 0;
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(bytes));
+}
+
+/// Time one implementation of `w` that writes float32 output from float32 input; `body(in, out)`
+/// runs it once. Skips with an error when its output differs from dmlref's.
+template <class Body> void run_float_peer(benchmark::State& state, const workload& w, Body body) {
+    const std::vector<std::byte> input = pattern_bytes(w.in_bytes);
+    std::vector<std::byte> output(w.out_bytes);
+    const auto* in = reinterpret_cast<const float*>(input.data());
+    auto* out = reinterpret_cast<float*>(output.data());
+    body(in, out);
+    if (output != reference_output(w, input)) {
+        state.SkipWithError("output differs from dmlref");
+        return;
+    }
+    paired_loop(state, w.out_bytes, [&] {
+        body(in, out);
+        benchmark::DoNotOptimize(out);
+    });
+}
+
+/// Registers Eigen's and xtensor's forms of `w` where those libraries can express it.
+void register_eigen(const workload& w);
+void register_xtensor(const workload& w);
+
+} // namespace dmlref_bench

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Turns dmlref_bench's JSON output into a markdown table of throughput ratios to memcpy.
+
+Usage: bench/ratios.py result.json [more.json ...] > table.md
+
+Each benchmark is named <workload>/<implementation> and carries the counter x_memcpy: memcpy's
+time for the workload's output bytes over the implementation's time, both measured in the same
+iterations (higher is better; 1.00 = as fast as memcpy). With --benchmark_repetitions the
+median over the repetitions is used. Several files (separate runs of the binary) give the
+median across runs, and the table says how many went in.
+"""
+import json
+import statistics
+import sys
+from collections import OrderedDict
+
+IMPLS = ["dmlref", "dmlref_2threads", "naive", "eigen", "xtensor"]
+
+
+def load(path):
+    """{workload: {impl: ratio}} of one run: median over its repetitions."""
+    with open(path) as f:
+        data = json.load(f)
+    samples = OrderedDict()
+    for b in data["benchmarks"]:
+        if b.get("run_type") == "aggregate" or b.get("error_occurred") or "x_memcpy" not in b:
+            continue
+        name = b.get("run_name", b["name"]).removesuffix("/manual_time")
+        workload, _, impl = name.rpartition("/")
+        samples.setdefault(workload, OrderedDict()).setdefault(impl, []).append(b["x_memcpy"])
+    return {w: {i: statistics.median(v) for i, v in impls.items()} for w, impls in samples.items()}
+
+
+def main(paths):
+    runs = [load(p) for p in paths]
+    workloads = OrderedDict((w, True) for run in runs for w in run)
+    impls = [i for i in IMPLS if any(i in run.get(w, {}) for run in runs for w in workloads)]
+    print(f"Throughput relative to memcpy of the same output bytes, timed in the same iterations; "
+          f"median over {len(runs)} run(s). Higher is better; 1.00 = memcpy.\n")
+    print("| workload | " + " | ".join(impls) + " |")
+    print("|---|" + "---:|" * len(impls))
+    for w in workloads:
+        cells = []
+        for impl in impls:
+            values = [run[w][impl] for run in runs if impl in run.get(w, {})]
+            cells.append(f"{statistics.median(values):.2f}" if values else "-")
+        print(f"| {w} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    main(sys.argv[1:])

@@ -1,0 +1,315 @@
+// Every fast path of the copy engine and its edges, against the naive evaluator: contiguous runs,
+// reversed runs, stride-2 runs, broadcast runs, strided runs, interleave and de-interleave of each
+// block size, padding gathers at the fold edges, fills, rank 8, strided inputs and outputs, and
+// the thread split. Lengths cover the vector loops' bodies and tails (0 to 2 vectors plus 0 to
+// lanes - 1 elements) at every element width. Buffers are exactly TotalTensorSizeInBytes, so the
+// sanitizer build catches a kernel that reads or writes one byte too far.
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include <dmlref/dmlref.hpp>
+#include <dmlref/parallel.hpp>
+
+#include "naive_evaluator.hpp"
+
+using namespace dmlref;
+using dmlref::detail::inner_shape;
+
+namespace {
+
+constexpr data_type width_types[] = {data_type::uint8, data_type::float16, data_type::float32, data_type::int64};
+
+std::vector<std::byte> random_bytes(std::mt19937& rng, std::uint64_t count) {
+    std::vector<std::byte> bytes(count);
+    for (std::byte& b : bytes) b = static_cast<std::byte>(rng() & 0xff);
+    return bytes;
+}
+
+/// Runs `desc` through the library and the naive evaluator on random input and random initial
+/// output bytes; both results must be identical (so bytes outside the tensor stay as they were).
+void matches_naive(const operator_desc& desc, std::size_t threads = 1) {
+    std::mt19937 rng(12345);
+    const auto [in_bytes, out_bytes] = std::visit(
+        [](const auto& d) {
+            return std::pair{d.input_tensor.total_tensor_size_in_bytes, d.output_tensor.total_tensor_size_in_bytes};
+        },
+        desc);
+    const std::vector<std::byte> input = random_bytes(rng, in_bytes);
+    std::vector<std::byte> output = random_bytes(rng, out_bytes);
+    const std::vector<std::byte> expected = dmlref_test::naive_execute(desc, input, output);
+    execute(desc, input, output, execution_options{threads});
+    REQUIRE(output == expected);
+}
+
+/// The inner kernel the engine picks for `desc`.
+inner_shape shape_of(const operator_desc& desc) {
+    std::vector<std::ptrdiff_t> tables;
+    detail::copy_plan plan = std::visit([&](const auto& d) { return detail::plan_desc(d, tables); }, desc);
+    plan.width = 4;
+    return detail::prepare(plan).shape;
+}
+
+buffer_tensor_desc packed(data_type type, std::vector<std::uint32_t> sizes) {
+    return make_buffer_tensor_desc(type, std::move(sizes));
+}
+
+/// A 2-D slice {rows, n} of a {rows, in_n} input: window [offset, offset + window) with `stride` on the last axis.
+slice1_desc row_slice(data_type type, std::uint32_t rows, std::uint32_t in_n, std::uint32_t n, std::uint32_t offset,
+                      std::uint32_t window, std::int32_t stride) {
+    return {packed(type, {rows, in_n}), packed(type, {rows, n}), {0, offset}, {rows, window}, {1, stride}};
+}
+
+} // namespace
+
+TEST_CASE("contiguous runs of every length and width are copied", "[engine]") {
+    for (data_type type : width_types)
+        for (std::uint32_t n = 1; n <= 40; ++n) {
+            CAPTURE(to_string(type), n);
+            matches_naive(row_slice(type, 3, n + 5, n, 2, n, 1));
+        }
+}
+
+TEST_CASE("reversed runs: vector body, unrolled body, byte swaps and tails at every width", "[engine]") {
+    for (data_type type : width_types)
+        for (std::uint32_t n = 1; n <= 40; ++n) {
+            CAPTURE(to_string(type), n);
+            // The window ends at the last element of each row but one, and at the row's very end.
+            matches_naive(row_slice(type, 3, n + 1, n, 0, n, -1));
+            matches_naive(row_slice(type, 2, n + 1, n, 1, n, -1));
+        }
+    CHECK(shape_of(row_slice(data_type::float32, 4, 16, 16, 0, 16, -1)) == inner_shape::rows);
+}
+
+TEST_CASE("stride-2 runs read nothing past the last element they copy", "[engine]") {
+    for (data_type type : width_types)
+        for (std::uint32_t n = 1; n <= 40; ++n) {
+            CAPTURE(to_string(type), n);
+            // A one-row input that ends exactly at the last element read (2n - 1 elements).
+            matches_naive(row_slice(type, 1, 2 * n - 1, n, 0, 2 * n - 1, 2));
+            matches_naive(row_slice(type, 2, 2 * n + 3, n, 1, 2 * n, 2));
+            matches_naive(row_slice(type, 2, 2 * n + 3, n, 0, 2 * n + 1, -2));
+        }
+}
+
+TEST_CASE("other strides, and runs that stop short of their window", "[engine]") {
+    for (data_type type : width_types)
+        for (std::int32_t stride : {3, -3, 5, 9, -9})
+            for (std::uint32_t n = 1; n <= 9; ++n) {
+                CAPTURE(to_string(type), stride, n);
+                const auto magnitude = static_cast<std::uint32_t>(stride < 0 ? -stride : stride);
+                const std::uint32_t window = (n - 1) * magnitude + 1;
+                matches_naive(row_slice(type, 2, window + 2, n, 1, window, stride));
+                if (n > 1) matches_naive(row_slice(type, 2, window + 2, n - 1, 1, window, stride)); // output shorter than the window
+            }
+}
+
+TEST_CASE("depth to space interleaves B rows for every block size, order, width and odd widths", "[engine]") {
+    for (data_type type : width_types)
+        for (std::uint32_t b : {1u, 2u, 3u, 4u, 5u})
+            for (auto order : {depth_space_order::depth_column_row, depth_space_order::column_row_depth})
+                for (std::uint32_t w : {1u, 3u, 4u, 7u, 9u, 17u, 33u}) {
+                    CAPTURE(to_string(type), b, static_cast<int>(order), w);
+                    const std::vector<std::uint32_t> in{2, 2 * b * b, 3, w}, out{2, 2, 3 * b, w * b};
+                    const operator_desc d = depth_to_space1_desc{packed(type, in), packed(type, out), b, order};
+                    matches_naive(d);
+                    if (b >= 2 && b <= 4 && w > 1) CHECK(shape_of(d) == inner_shape::interleave);
+                }
+}
+
+TEST_CASE("space to depth de-interleaves into B rows for every block size, order, width and odd widths", "[engine]") {
+    for (data_type type : width_types)
+        for (std::uint32_t b : {1u, 2u, 3u, 4u, 5u})
+            for (auto order : {depth_space_order::depth_column_row, depth_space_order::column_row_depth})
+                for (std::uint32_t w : {1u, 3u, 4u, 7u, 9u, 17u, 33u}) {
+                    CAPTURE(to_string(type), b, static_cast<int>(order), w);
+                    const std::vector<std::uint32_t> in{2, 3, 2 * b, w * b}, out{2, 3 * b * b, 2, w};
+                    const operator_desc d = space_to_depth1_desc{packed(type, in), packed(type, out), b, order};
+                    matches_naive(d);
+                    if (b >= 2 && b <= 4 && w > 1) CHECK(shape_of(d) == inner_shape::deinterleave);
+                }
+}
+
+TEST_CASE("depth/space with padded-row inputs and outputs and with a permuted output layout", "[engine]") {
+    for (data_type type : width_types)
+        for (std::uint32_t b : {2u, 3u}) {
+            CAPTURE(to_string(type), b);
+            const std::uint32_t c = b * b, h = 3, w = 10;
+            // Input rows 5 elements longer than they need; output packed.
+            const auto in = make_buffer_tensor_desc(type, {1, c, h, w}, std::vector<std::uint32_t>{c * h * (w + 5), h * (w + 5), w + 5, 1});
+            matches_naive(depth_to_space1_desc{in, packed(type, {1, 1, h * b, w * b}), b, depth_space_order::column_row_depth});
+            // Output channels innermost in memory (NHWC): the engine walks it in its own memory order.
+            const std::uint32_t oc = c, oh = h, ow = w / 2 * 2;
+            const auto space = packed(type, {1, 1, oh * b, ow * b});
+            const auto nhwc = make_buffer_tensor_desc(type, {1, oc, oh, ow}, std::vector<std::uint32_t>{oc * oh * ow, 1, ow * oc, oc});
+            matches_naive(space_to_depth1_desc{space, nhwc, b, depth_space_order::depth_column_row});
+        }
+}
+
+TEST_CASE("broadcast inputs: a zero input stride on the innermost and on outer axes", "[engine]") {
+    for (data_type type : width_types)
+        for (std::uint32_t n : {1u, 2u, 7u, 33u}) {
+            CAPTURE(to_string(type), n);
+            const auto in = make_buffer_tensor_desc(type, {3, 4, n}, std::vector<std::uint32_t>{4, 1, 0});
+            matches_naive(slice1_desc{in, packed(type, {3, 4, n}), {0, 0, 0}, {3, 4, n}, {1, 1, 1}});
+            const auto rows = make_buffer_tensor_desc(type, {3, 4, n}, std::vector<std::uint32_t>{0, n, 1});
+            matches_naive(slice1_desc{rows, packed(type, {3, 4, n}), {0, 0, 0}, {3, 4, n}, {1, 1, -1}});
+            matches_naive(padding1_desc{in, packed(type, {3, 6, n + 3}), padding_mode::edge, type, {}, {0, 1, 2}, {0, 1, 1}});
+        }
+}
+
+TEST_CASE("padding gathers at the fold edges: every mode, pads up to three periods, tiny axes", "[engine]") {
+    const padding_mode modes[] = {padding_mode::constant, padding_mode::edge, padding_mode::reflection,
+                                  padding_mode::symmetric, padding_mode::wrap};
+    for (data_type type : width_types)
+        for (padding_mode mode : modes)
+            for (std::uint32_t n : {1u, 2u, 3u, 5u})
+                for (std::uint32_t start : {0u, 1u, n, 2 * n + 1, 3 * n})
+                    for (std::uint32_t end : {0u, 1u, n - 1, 3 * n}) {
+                        if (mode == padding_mode::reflection && n == 1 && start + end > 0) continue;
+                        CAPTURE(to_string(type), static_cast<int>(mode), n, start, end);
+                        scalar_union value = scalar_union::of(std::uint64_t{0x8877665544332211u});
+                        const std::vector<std::uint32_t> in{2, n, n + 1}, out{2, n + start + end, n + 1 + end + start};
+                        matches_naive(padding1_desc{packed(type, in), packed(type, out), mode, type, value, {0, start, end},
+                                            {0, end, start}});
+                    }
+}
+
+TEST_CASE("nonzero constant fills of every width, around interiors of every run length", "[engine]") {
+    for (data_type type : width_types)
+        for (std::uint32_t n = 1; n <= 20; ++n) {
+            CAPTURE(to_string(type), n);
+            const scalar_union value = scalar_union::of(std::uint64_t{0x0102030405060708u});
+            matches_naive(padding1_desc{packed(type, {2, n}), packed(type, {5, n + 4}), padding_mode::constant, type, value,
+                                {1, 3}, {2, 1}});
+            matches_naive(padding1_desc{packed(type, {2, n}), packed(type, {5, n + 4}), padding_mode::constant, type, {},
+                                {1, 3}, {2, 1}}); // zero: the memset path
+        }
+}
+
+TEST_CASE("rank 8: slices, pads and reversed axes everywhere", "[engine]") {
+    const std::vector<std::uint32_t> sizes{2, 1, 3, 2, 1, 2, 3, 5};
+    for (data_type type : width_types) {
+        CAPTURE(to_string(type));
+        const std::vector<std::uint32_t> zero(8, 0);
+        std::vector<std::int32_t> strides{-1, 1, -1, 1, 1, -1, 2, -1};
+        std::vector<std::uint32_t> out = sizes;
+        out[6] = 2;
+        matches_naive(slice1_desc{packed(type, sizes), packed(type, out), zero, sizes, strides});
+        std::vector<std::uint32_t> start{1, 0, 2, 0, 1, 0, 1, 3}, end{0, 1, 0, 2, 0, 1, 4, 2}, padded = sizes;
+        for (std::size_t i = 0; i < 8; ++i) padded[i] += start[i] + end[i];
+        matches_naive(padding1_desc{packed(type, sizes), packed(type, padded), padding_mode::symmetric, type, {}, start, end});
+        matches_naive(padding1_desc{packed(type, sizes), packed(type, padded), padding_mode::constant, type,
+                            scalar_union::of(std::uint64_t{0x7f7f7f7f7f7f7f7fu}), start, end});
+    }
+}
+
+TEST_CASE("a thread count splits the rows and changes nothing", "[engine]") {
+    // 1 MiB outputs: large enough for up to four parts of at least 256 KiB.
+    const operator_desc descs[] = {
+        depth_to_space1_desc{packed(data_type::float32, {1, 16, 64, 64}), packed(data_type::float32, {1, 4, 128, 128}),
+                             2, depth_space_order::depth_column_row},
+        space_to_depth1_desc{packed(data_type::float32, {1, 4, 129, 129}), packed(data_type::float32, {1, 36, 43, 43}), 3,
+                             depth_space_order::column_row_depth},
+        padding1_desc{packed(data_type::uint16, {3, 250, 250}), packed(data_type::uint16, {5, 258, 254}),
+                      padding_mode::reflection, data_type::uint16, {}, {1, 3, 2}, {1, 5, 2}},
+        slice1_desc{packed(data_type::uint8, {7, 400, 400}), packed(data_type::uint8, {7, 400, 400}), {0, 0, 0},
+                    {7, 400, 400}, {-1, 1, -1}},
+    };
+    for (const operator_desc& d : descs)
+        for (std::size_t threads : {0u, 2u, 3u, 4u, 64u}) {
+            CAPTURE(threads);
+            matches_naive(d, threads);
+        }
+}
+
+TEST_CASE("outputs of 16 MiB and more use streaming stores, from any alignment", "[engine]") {
+    const auto f32 = data_type::float32;
+    // Odd row lengths put every row at a different 16-byte phase; the reversed and stride-2
+    // slices and the padding also start their rows off the boundary.
+    const operator_desc descs[] = {
+        depth_to_space1_desc{packed(f32, {1, 4, 1031, 1023}), packed(f32, {1, 1, 2062, 2046}), 2,
+                             depth_space_order::depth_column_row},
+        space_to_depth1_desc{packed(f32, {1, 1, 2062, 2046}), packed(f32, {1, 4, 1031, 1023}), 2,
+                             depth_space_order::column_row_depth},
+        slice1_desc{packed(f32, {4200, 1025}), packed(f32, {4200, 1023}), {0, 1}, {4200, 1023}, {1, -1}},
+        slice1_desc{packed(f32, {2050, 4099}), packed(f32, {2050, 2049}), {0, 1}, {2050, 4098}, {1, 2}},
+        slice1_desc{packed(data_type::uint16, {2, 4100, 2053}), packed(data_type::uint16, {2, 4100, 2051}), {0, 0, 1},
+                    {2, 4100, 2051}, {1, 1, 1}},
+        padding1_desc{packed(f32, {1, 4097, 1021}), packed(f32, {1, 4103, 1027}), padding_mode::reflection, f32, {},
+                      {0, 3, 3}, {0, 3, 3}},
+    };
+    for (const operator_desc& d : descs) {
+        std::vector<std::ptrdiff_t> tables;
+        detail::copy_plan plan = std::visit([&](const auto& x) { return detail::plan_desc(x, tables); }, d);
+        plan.width = std::visit([](const auto& x) { return element_size(x.output_tensor.data_type); }, d);
+        CHECK(detail::prepare(plan).stream == (DMLREF_STREAM_STORES == 1));
+        matches_naive(d);
+    }
+}
+
+TEST_CASE("plans the ops never make: an all-fill plan, fill rows around interleaves", "[engine]") {
+    using namespace dmlref::detail;
+    std::vector<std::uint32_t> in(64);
+    for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::uint32_t>(i + 1);
+    const std::uint32_t fill = 0xabcdef01u;
+    auto make = [&](std::vector<std::uint32_t>& out) {
+        copy_plan plan;
+        plan.input = reinterpret_cast<const std::byte*>(in.data());
+        plan.output = reinterpret_cast<std::byte*>(out.data());
+        plan.width = 4;
+        std::memcpy(plan.fill.data(), &fill, 4);
+        return plan;
+    };
+    // An outer axis of 3: one fill coordinate, then two rows 8 input elements apart.
+    auto fill_then_rows = [](std::ptrdiff_t out_stride) {
+        axis_plan axis{3, out_stride, {}, 0};
+        axis.add({piece::kind::fill, 1, 0, 0, nullptr});
+        axis.add({piece::kind::affine, 2, 0, 8, nullptr});
+        return axis;
+    };
+
+    SECTION("an extent-1 fill axis makes every element fill; nothing else is written") {
+        std::vector<std::uint32_t> out(12, 0);
+        copy_plan plan = make(out);
+        plan.rank = 3;
+        plan.axes[0] = axis_plan{1, 6, {}, 0};
+        plan.axes[0].add({piece::kind::fill, 1, 0, 0, nullptr});
+        plan.axes[1] = axis_plan::affine(3, 2, 0, 4);
+        plan.axes[2] = axis_plan::affine(2, 1, 0, 1);
+        execute(plan);
+        for (std::size_t i = 0; i < out.size(); ++i) CHECK(out[i] == (i < 6 ? fill : 0u));
+    }
+    SECTION("interleave: out[r, x, k] = in[8 (r - 1) + 32 k + x], row 0 fill") {
+        std::vector<std::uint32_t> out(24, 0);
+        copy_plan plan = make(out);
+        plan.rank = 3;
+        plan.axes[0] = fill_then_rows(8);
+        plan.axes[1] = axis_plan::affine(4, 2, 0, 1);
+        plan.axes[2] = axis_plan::affine(2, 1, 0, 32);
+        REQUIRE(prepare(plan).shape == inner_shape::interleave);
+        execute(plan);
+        for (std::size_t r = 0; r < 3; ++r)
+            for (std::size_t x = 0; x < 4; ++x)
+                for (std::size_t k = 0; k < 2; ++k)
+                    CHECK(out[r * 8 + x * 2 + k] == (r == 0 ? fill : in[8 * (r - 1) + 32 * k + x]));
+    }
+    SECTION("de-interleave: out[r, k, x] = in[8 (r - 1) + 2 x + k], row 0 fill") {
+        std::vector<std::uint32_t> out(24, 0);
+        copy_plan plan = make(out);
+        plan.rank = 3;
+        plan.axes[0] = fill_then_rows(4);
+        plan.axes[1] = axis_plan::affine(2, 12, 0, 1);
+        plan.axes[2] = axis_plan::affine(4, 1, 0, 2);
+        REQUIRE(prepare(plan).shape == inner_shape::deinterleave);
+        execute(plan);
+        for (std::size_t r = 0; r < 3; ++r)
+            for (std::size_t k = 0; k < 2; ++k)
+                for (std::size_t x = 0; x < 4; ++x)
+                    CHECK(out[r * 4 + k * 12 + x] == (r == 0 ? fill : in[8 * (r - 1) + 2 * x + k]));
+    }
+}
