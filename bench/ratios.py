@@ -36,15 +36,16 @@ def main(paths):
     workloads = OrderedDict((w, True) for run in runs for w in run)
     impls = [i for i in IMPLS if any(i in run.get(w, {}) for run in runs for w in workloads)]
     print(f"Throughput relative to memcpy of the same output bytes, timed in the same iterations; "
-          f"median over {len(runs)} run(s). Higher is better; 1.00 = memcpy.\n")
-    print("| workload | " + " | ".join(impls) + " |")
-    print("|---|" + "---:|" * len(impls))
+          f"median over the runs that include the workload ({len(runs)} given). Higher is better; 1.00 = memcpy.\n")
+    print("| workload | runs | " + " | ".join(impls) + " |")
+    print("|---|---:|" + "---:|" * len(impls))
     for w in workloads:
         cells = []
         for impl in impls:
             values = [run[w][impl] for run in runs if impl in run.get(w, {})]
             cells.append(f"{statistics.median(values):.2f}" if values else "-")
-        print(f"| {w} | " + " | ".join(cells) + " |")
+        count = sum(1 for run in runs if w in run)
+        print(f"| {w} | {count} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":
