@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include <dmlref/format.hpp>
 #include <dmlref/operator.hpp>
 
 namespace dmlref::random_cases {
@@ -185,33 +186,7 @@ inline std::vector<std::byte> random_packed(rng_t& rng, const buffer_tensor_desc
     return bytes;
 }
 
-/// A readable one-line account of a desc for failure messages.
-inline std::string describe(const operator_desc& d) {
-    auto tensor_text = [&](const buffer_tensor_desc& t) {
-        return fmt::format("{} sizes {{{}}} strides {} bytes {}", to_string(t.data_type), fmt::join(t.sizes, ","),
-                           t.strides ? fmt::format("{{{}}}", fmt::join(*t.strides, ",")) : std::string("packed"),
-                           t.total_tensor_size_in_bytes);
-    };
-    std::string text = fmt::format("{} in {} out {}", to_string(type_of(d)), tensor_text(input_of(d)),
-                                   tensor_text(output_of(d)));
-    std::visit(
-        [&](const auto& x) {
-            using desc_t = std::remove_cvref_t<decltype(x)>;
-            if constexpr (requires { x.block_size; }) text += fmt::format(" B {}", x.block_size);
-            if constexpr (requires { x.order; }) text += fmt::format(" order {}", to_string(x.order));
-            if constexpr (std::is_same_v<desc_t, slice_desc>)
-                text += fmt::format(" off {{{}}} sizes {{{}}} strides {{{}}}", fmt::join(x.offsets, ","),
-                                    fmt::join(x.sizes, ","), fmt::join(x.strides, ","));
-            if constexpr (std::is_same_v<desc_t, slice1_desc>)
-                text += fmt::format(" off {{{}}} win {{{}}} strides {{{}}}", fmt::join(x.input_window_offsets, ","),
-                                    fmt::join(x.input_window_sizes, ","), fmt::join(x.input_window_strides, ","));
-            if constexpr (requires { x.start_padding; })
-                text += fmt::format(" mode {} start {{{}}} end {{{}}}", to_string(x.padding_mode),
-                                    fmt::join(x.start_padding, ","), fmt::join(x.end_padding, ","));
-        },
-        d);
-    return text;
-}
-
+/// A one-line account of a desc for failure messages, with DirectML's field names.
+inline std::string describe(const operator_desc& d) { return to_string(d); }
 
 } // namespace dmlref::random_cases

@@ -166,6 +166,17 @@ struct mover {
         return -1;
     }
 
+    /// Runs a vector loop `body` (templated on streaming stores): first `one()` per element up to
+    /// `head`, the 16-byte boundary lead_in found, then `body` with streaming stores when asked;
+    /// with no such boundary (head < 0), `body` with ordinary stores.
+    template <class One, class Body>
+    static void with_lead_in(std::ptrdiff_t head, bool stream, std::ptrdiff_t& i, One&& one, Body&& body) noexcept {
+        if (head < 0) return body.template operator()<false>();
+        for (; i < head; ++i) one();
+        if (stream) body.template operator()<true>();
+        else body.template operator()<false>();
+    }
+
     static void fill(std::byte* out, std::ptrdiff_t count, std::ptrdiff_t out_step, word value) noexcept {
         if (out_step == w && (Width == 1 || value == 0) && count * w >= 64) { // a call pays off past a cache line
             std::memset(out, static_cast<int>(value & 0xff), static_cast<std::size_t>(count * w));
@@ -228,13 +239,7 @@ struct mover {
                 store_vec<S>(out + i * w,
                              every_second<0>(load_vec(in + 2 * i * w), load_vec(in + (2 * i + lanes) * w), lane_indices{}));
         };
-        if (const std::ptrdiff_t head = lead_in(stream, out, w, count); head >= 0) {
-            for (; i < head; ++i) store(out + i * w, load(in + 2 * i * w));
-            if (stream) body.template operator()<true>();
-            else body.template operator()<false>();
-        } else {
-            body.template operator()<false>();
-        }
+        with_lead_in(lead_in(stream, out, w, count), stream, i, [&] { store(out + i * w, load(in + 2 * i * w)); }, body);
 #endif
         for (; i < count; ++i) store(out + i * w, load(in + 2 * i * w));
     }
@@ -273,13 +278,7 @@ struct mover {
                     store_vec<S>(out + (2 * x + lanes) * w, zipped<static_cast<std::size_t>(lanes / 2)>(a, b, lane_indices{}));
                 }
             };
-            if (const std::ptrdiff_t head = lead_in(stream, out, 2 * w, count); head >= 0) {
-                for (; x < head; ++x) one();
-                if (stream) body.template operator()<true>();
-                else body.template operator()<false>();
-            } else {
-                body.template operator()<false>();
-            }
+            with_lead_in(lead_in(stream, out, 2 * w, count), stream, x, one, body);
         }
 #endif
         for (; x < count; ++x) one();
@@ -303,14 +302,7 @@ struct mover {
                 }
             };
             // Both rows stream only when they are aligned alike.
-            const std::ptrdiff_t head = row_step % 16 == 0 ? lead_in(stream, out, w, count) : -1;
-            if (head >= 0) {
-                for (; x < head; ++x) one();
-                if (stream) body.template operator()<true>();
-                else body.template operator()<false>();
-            } else {
-                body.template operator()<false>();
-            }
+            with_lead_in(row_step % 16 == 0 ? lead_in(stream, out, w, count) : -1, stream, x, one, body);
         }
 #endif
         for (; x < count; ++x) one();
