@@ -617,8 +617,7 @@ void run(model& m, const run_options& options) {
         } else if (const auto* w = std::get_if<write_file_command>(&c)) {
             const resource& r = m.resources.at(w->resource);
             const auto bytes = r.bytes().first(static_cast<std::size_t>(r.value_bytes));
-            std::string extension = w->target.extension().string();
-            std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+            const std::string extension = lower(w->target.extension().string());
             if (w->target.has_parent_path()) std::filesystem::create_directories(w->target.parent_path());
             if (extension == ".npy") {
                 npy::array a{r.type, w->dimensions, std::vector<std::byte>(bytes.begin(), bytes.end())};

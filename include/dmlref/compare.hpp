@@ -228,22 +228,8 @@ compare_report compare(strided_view<const T, Rank> expected, strided_view<const 
     if (expected.extents() != actual.extents())
         throw validation_error(fmt::format("compare: the extents {} and {} differ", fmt::join(expected.extents(), ","),
                                            fmt::join(actual.extents(), ",")));
-    std::vector<std::uint32_t> sizes;
-    for (auto e : expected.extents()) sizes.push_back(static_cast<std::uint32_t>(e));
-    const auto packed = [&](strided_view<const T, Rank> v) {
-        std::vector<std::byte> bytes(static_cast<std::size_t>(v.size()) * sizeof(T));
-        std::size_t i = 0;
-        index_array<Rank> index{};
-        for (std::ptrdiff_t n = 0; n < v.size(); ++n, i += sizeof(T)) {
-            std::memcpy(bytes.data() + i, &v[index], sizeof(T));
-            for (std::size_t k = Rank; k-- > 0;) {
-                if (++index[k] < v.extent(k)) break;
-                index[k] = 0;
-            }
-        }
-        return bytes;
-    };
-    return compare(data_type_of<T>(), sizes, packed(expected), packed(actual), options, op);
+    return compare(data_type_of<T>(), detail::sizes_of(expected), detail::packed_bytes(expected),
+                   detail::packed_bytes(actual), options, op);
 }
 
 inline std::string compare_report::to_string() const {

@@ -91,9 +91,9 @@ inline std::string format_tensor(data_type type, std::span<const std::uint32_t> 
     return out;
 }
 
-/// A view of any strides in the nested-bracket format (float16 as a number).
-template <class T, std::size_t Rank>
-std::string format_view(strided_view<const T, Rank> view, print_options options = {}) {
+namespace detail {
+/// The elements of a view of any strides as packed row-major bytes.
+template <class T, std::size_t Rank> std::vector<std::byte> packed_bytes(strided_view<const T, Rank> view) {
     std::vector<std::byte> packed(static_cast<std::size_t>(view.size()) * sizeof(T));
     index_array<Rank> index{};
     for (std::size_t i = 0; i < packed.size(); i += sizeof(T)) {
@@ -103,9 +103,20 @@ std::string format_view(strided_view<const T, Rank> view, print_options options 
             index[k] = 0;
         }
     }
+    return packed;
+}
+/// A view's extents as DirectML sizes.
+template <class T, std::size_t Rank> std::vector<std::uint32_t> sizes_of(strided_view<const T, Rank> view) {
     std::vector<std::uint32_t> sizes;
     for (auto e : view.extents()) sizes.push_back(static_cast<std::uint32_t>(e));
-    return format_tensor(data_type_of<T>(), sizes, packed, options);
+    return sizes;
+}
+} // namespace detail
+
+/// A view of any strides in the nested-bracket format (float16 as a number).
+template <class T, std::size_t Rank>
+std::string format_view(strided_view<const T, Rank> view, print_options options = {}) {
+    return format_tensor(data_type_of<T>(), detail::sizes_of(view), detail::packed_bytes(view), options);
 }
 
 /// DML_BUFFER_TENSOR_DESC with DirectML's field names; defaults (packed strides, no flags, zero
