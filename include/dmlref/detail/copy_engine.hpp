@@ -23,6 +23,25 @@
 #include <cstring>
 #include <utility>
 
+// GCC 12+ and Clang can shuffle 16-byte vectors in portable code (__builtin_shufflevector). The
+// kernels use that for reversed and interleaved runs, which compilers do not vectorize at -O2;
+// elsewhere the scalar loops below do the same work.
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)
+#define DMLREF_VECTOR_KERNELS 1
+#else
+#define DMLREF_VECTOR_KERNELS 0
+#endif
+
+// Outputs larger than the caches are written with non-temporal (streaming) 16-byte stores where
+// the target has them (x86-64: SSE2), as memcpy does for large copies: the store then needs no
+// read of the line it overwrites, and DRAM traffic drops from three passes to two.
+#if DMLREF_VECTOR_KERNELS && defined(__SSE2__)
+#define DMLREF_STREAM_STORES 1
+#include <emmintrin.h>
+#else
+#define DMLREF_STREAM_STORES 0
+#endif
+
 namespace dmlref::detail {
 
 inline constexpr std::size_t max_plan_rank = 8;
@@ -81,25 +100,6 @@ template <> struct word_of<2> { using type = std::uint16_t; };
 template <> struct word_of<4> { using type = std::uint32_t; };
 template <> struct word_of<8> { using type = std::uint64_t; };
 
-// GCC 12+ and Clang can shuffle 16-byte vectors in portable code (__builtin_shufflevector). The
-// kernels use that for reversed and interleaved runs, which compilers do not vectorize at -O2;
-// elsewhere the scalar loops below do the same work.
-#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)
-#define DMLREF_VECTOR_KERNELS 1
-#else
-#define DMLREF_VECTOR_KERNELS 0
-#endif
-
-// Outputs larger than the caches are written with non-temporal (streaming) 16-byte stores where
-// the target has them (x86-64: SSE2), as memcpy does for large copies: the store then needs no
-// read of the line it overwrites, and DRAM traffic drops from three passes to two.
-#if DMLREF_VECTOR_KERNELS && defined(__SSE2__)
-#define DMLREF_STREAM_STORES 1
-#include <emmintrin.h>
-#else
-#define DMLREF_STREAM_STORES 0
-#endif
-
 /// The bytes of `v` in reverse order (compilers turn this into one byte-swap instruction).
 constexpr std::uint64_t byte_reversed(std::uint64_t v) noexcept {
     v = ((v & 0x00ff00ff00ff00ffu) << 8) | ((v >> 8) & 0x00ff00ff00ff00ffu);
@@ -142,7 +142,22 @@ struct mover {
 #endif
         std::memcpy(p, &v, 16);
     }
-    template <std::size_t... I> static vec reversed(vec v, std::index_sequence<I...>) noexcept {
+    /// The lanes of `v` in reverse order. 1- and 2-byte lanes go through 4-byte lanes: x86-64's
+    /// baseline (SSE2) has no shuffle of smaller lanes, and compilers would move them one by one.
+    static vec reversed(vec v) noexcept {
+        if constexpr (Width >= 4) {
+            return reversed_lanes(v, lane_indices{});
+        } else {
+            typedef std::uint32_t quad __attribute__((vector_size(16)));
+            typedef std::uint16_t pair __attribute__((vector_size(16)));
+            quad q = mover<4>::reversed_lanes(__builtin_bit_cast(quad, v), std::make_index_sequence<4>{});
+            q = (q << 16) | (q >> 16); // swaps the 2-byte halves of each 4-byte lane
+            pair h = __builtin_bit_cast(pair, q);
+            if constexpr (Width == 1) h = static_cast<pair>((h << 8) | (h >> 8)); // and the bytes of each half
+            return __builtin_bit_cast(vec, h);
+        }
+    }
+    template <std::size_t... I> static vec reversed_lanes(vec v, std::index_sequence<I...>) noexcept {
         return __builtin_shufflevector(v, v, (lanes - 1 - static_cast<std::ptrdiff_t>(I))...);
     }
     /// Lanes `first`, `first` + 2, ... of the pair (a, b): the even or odd elements of 32 bytes.
@@ -199,6 +214,28 @@ struct mover {
             --end;
             store(out + end * w, load(in - end * w));
         };
+#if DMLREF_VECTOR_KERNELS
+        auto body = [&]<bool S>() {
+            // 64 bytes a step, all loaded before any is stored: a store that precedes a later load
+            // 4 KiB apart would stall it (input and output often share their page offsets).
+            for (; end >= 4 * lanes; end -= 4 * lanes) {
+                const std::byte* from = in - (end - 1) * w;
+                const vec a = load_vec(from), b = load_vec(from + 16), c = load_vec(from + 32), d = load_vec(from + 48);
+                std::byte* to = out + (end - 4 * lanes) * w;
+                store_vec<S>(to + 48, reversed(a));
+                store_vec<S>(to + 32, reversed(b));
+                store_vec<S>(to + 16, reversed(c));
+                store_vec<S>(to, reversed(d));
+            }
+        };
+        auto aligned = [&] { return reinterpret_cast<std::uintptr_t>(out + end * w) % 16 == 0; };
+        if (stream) // streaming stores need a 16-byte aligned target
+            while (end > 0 && count - end < lanes && !aligned()) one();
+        if (stream && aligned()) body.template operator()<true>();
+        else body.template operator()<false>();
+        for (; end >= lanes; end -= lanes)
+            store_vec<false>(out + (end - lanes) * w, reversed(load_vec(in - (end - 1) * w)));
+#else
         if constexpr (Width == 1) {
             for (; end >= 8; end -= 8) {
                 std::uint64_t v;
@@ -206,24 +243,6 @@ struct mover {
                 v = byte_reversed(v);
                 std::memcpy(out + end - 8, &v, 8);
             }
-        }
-#if DMLREF_VECTOR_KERNELS
-        if constexpr (Width > 1) {
-            auto body = [&]<bool S>() {
-                for (; end >= 2 * lanes; end -= 2 * lanes) {
-                    const std::ptrdiff_t at = end - 2 * lanes;
-                    const vec b = load_vec(in - (at + 2 * lanes - 1) * w), a = load_vec(in - (at + lanes - 1) * w);
-                    store_vec<S>(out + (at + lanes) * w, reversed(b, lane_indices{}));
-                    store_vec<S>(out + at * w, reversed(a, lane_indices{}));
-                }
-            };
-            auto aligned = [&] { return reinterpret_cast<std::uintptr_t>(out + end * w) % 16 == 0; };
-            if (stream) // streaming stores need a 16-byte aligned target
-                while (end > 0 && count - end < lanes && !aligned()) one();
-            if (stream && aligned()) body.template operator()<true>();
-            else body.template operator()<false>();
-            for (; end >= lanes; end -= lanes)
-                store_vec<false>(out + (end - lanes) * w, reversed(load_vec(in - (end - 1) * w), lane_indices{}));
         }
 #endif
         while (end > 0) one();
