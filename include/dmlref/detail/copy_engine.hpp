@@ -42,6 +42,18 @@
 #define DMLREF_STREAM_STORES 0
 #endif
 
+// Interleaves of 3 or 4 rows (and their inverses) have no short form in SSE2, but with SSSE3's
+// byte shuffle (pshufb) each 16 output bytes take B shuffles and B - 1 ORs, whatever the element
+// width. Every x86-64 processor since 2006 has SSSE3, but x86-64's baseline does not: those kernels
+// alone are compiled for it (a target attribute) and run where the processor reports it.
+#if DMLREF_STREAM_STORES
+#define DMLREF_BYTE_SHUFFLE_KERNELS 1
+#define DMLREF_TARGET_SSSE3 __attribute__((target("ssse3")))
+#include <tmmintrin.h>
+#else
+#define DMLREF_BYTE_SHUFFLE_KERNELS 0
+#endif
+
 namespace dmlref::detail {
 
 inline constexpr std::size_t max_plan_rank = 8;
@@ -105,6 +117,15 @@ constexpr std::uint64_t byte_reversed(std::uint64_t v) noexcept {
     v = ((v & 0x00ff00ff00ff00ffu) << 8) | ((v >> 8) & 0x00ff00ff00ff00ffu);
     v = ((v & 0x0000ffff0000ffffu) << 16) | ((v >> 16) & 0x0000ffff0000ffffu);
     return (v << 32) | (v >> 32);
+}
+
+/// Whether the byte-shuffle kernels can run here (SSSE3).
+inline bool has_byte_shuffle() noexcept {
+#if DMLREF_BYTE_SHUFFLE_KERNELS
+    return __builtin_cpu_supports("ssse3");
+#else
+    return false;
+#endif
 }
 
 /// The inner kernels for Width-byte elements. Elements move through the same-width unsigned word
@@ -280,10 +301,56 @@ struct mover {
         for (std::ptrdiff_t i = 0; i < count; ++i) store(out + i * out_step, load(in + offsets[i] * w));
     }
 
+#if DMLREF_BYTE_SHUFFLE_KERNELS
+    /// Byte-shuffle controls: entry [j * B + k] gathers into output vector j the bytes it takes
+    /// from input vector k (-128 zeroes a byte). With Zip, the outputs are the interleave of the B
+    /// inputs: lane i of output j is input (p % B), lane p / B, where p = j * lanes + i. Otherwise
+    /// they are its inverse: lane i of output j is element q = i * B + j of the inputs in sequence.
+    template <std::size_t B, bool Zip> static constexpr auto shuffle_controls() noexcept {
+        constexpr auto n = static_cast<std::size_t>(lanes);
+        std::array<std::array<char, 16>, B * B> controls{};
+        for (std::size_t j = 0; j < B; ++j)
+            for (std::size_t k = 0; k < B; ++k)
+                for (std::size_t byte = 0; byte < 16; ++byte) {
+                    const std::size_t i = byte / Width, p = j * n + i, q = i * B + j;
+                    const std::size_t from = Zip ? p % B : q / n, lane = Zip ? p / B : q % n;
+                    controls[j * B + k][byte] = from == k ? static_cast<char>(lane * Width + byte % Width) : char{-128};
+                }
+        return controls;
+    }
+
+    /// The vector part of interleave<B> (Zip) or deinterleave<B> for B = 3 or 4: whole steps of
+    /// `lanes` elements of each row while they fit in `count`; returns how many elements it did.
+    template <std::size_t B, bool Zip, bool Stream>
+    DMLREF_TARGET_SSSE3 static std::ptrdiff_t shuffled(std::byte* out, const std::byte* in, std::ptrdiff_t row_step,
+                                                        std::ptrdiff_t count) noexcept {
+        static constexpr auto controls = shuffle_controls<B, Zip>();
+        constexpr auto b = static_cast<std::ptrdiff_t>(B);
+        __m128i control[B * B];
+        for (std::size_t c = 0; c < B * B; ++c)
+            control[c] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(controls[c].data()));
+        std::ptrdiff_t x = 0;
+        for (; x + lanes <= count; x += lanes) {
+            __m128i v[B];
+            for (std::ptrdiff_t k = 0; k < b; ++k)
+                v[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(Zip ? in + k * row_step + x * w
+                                                                              : in + (b * x + k * lanes) * w));
+            for (std::ptrdiff_t j = 0; j < b; ++j) {
+                __m128i part = _mm_shuffle_epi8(v[0], control[j * b]);
+                for (std::ptrdiff_t k = 1; k < b; ++k) part = _mm_or_si128(part, _mm_shuffle_epi8(v[k], control[j * b + k]));
+                auto* to = reinterpret_cast<__m128i*>(Zip ? out + (b * x + j * lanes) * w : out + j * row_step + x * w);
+                if constexpr (Stream) _mm_stream_si128(to, part);
+                else _mm_storeu_si128(to, part);
+            }
+        }
+        return x;
+    }
+#endif
+
     /// Interleaves B input rows `row_step` bytes apart: out[x * B + k] = in_k[x] (depth to space).
     template <std::ptrdiff_t B>
     static void interleave(std::byte* out, const std::byte* in, std::ptrdiff_t row_step, std::ptrdiff_t count,
-                           bool stream) noexcept {
+                           bool stream, bool shuffle) noexcept {
         std::ptrdiff_t x = 0;
         auto one = [&] {
             for (std::ptrdiff_t k = 0; k < B; ++k) store(out + (x * B + k) * w, load(in + k * row_step + x * w));
@@ -300,13 +367,22 @@ struct mover {
             with_lead_in(lead_in(stream, out, 2 * w, count), stream, x, one, body);
         }
 #endif
+#if DMLREF_BYTE_SHUFFLE_KERNELS
+        if constexpr (B > 2) {
+            if (shuffle)
+                with_lead_in(lead_in(stream, out, B * w, count), stream, x, one, [&]<bool S>() {
+                    x += shuffled<B, true, S>(out + B * x * w, in + x * w, row_step, count - x);
+                });
+        }
+#endif
+        (void)shuffle;
         for (; x < count; ++x) one();
     }
 
     /// De-interleaves into B output rows `row_step` bytes apart: out_k[x] = in[x * B + k] (space to depth).
     template <std::ptrdiff_t B>
     static void deinterleave(std::byte* out, std::ptrdiff_t row_step, const std::byte* in, std::ptrdiff_t count,
-                             bool stream) noexcept {
+                             bool stream, bool shuffle) noexcept {
         std::ptrdiff_t x = 0;
         auto one = [&] {
             for (std::ptrdiff_t k = 0; k < B; ++k) store(out + k * row_step + x * w, load(in + (x * B + k) * w));
@@ -324,6 +400,15 @@ struct mover {
             with_lead_in(row_step % 16 == 0 ? lead_in(stream, out, w, count) : -1, stream, x, one, body);
         }
 #endif
+#if DMLREF_BYTE_SHUFFLE_KERNELS
+        if constexpr (B > 2) {
+            if (shuffle)
+                with_lead_in(row_step % 16 == 0 ? lead_in(stream, out, w, count) : -1, stream, x, one, [&]<bool S>() {
+                    x += shuffled<B, false, S>(out + x * w, in + B * x * w, row_step, count - x);
+                });
+        }
+#endif
+        (void)shuffle;
         for (; x < count; ++x) one();
     }
 };
@@ -541,20 +626,23 @@ template <std::size_t Width> struct row_kernels {
     };
     template <std::ptrdiff_t B> struct interleave {
         std::ptrdiff_t row_step, count;
-        bool stream;
+        bool stream, shuffle;
         explicit interleave(const prepared_plan& p) noexcept
-            : row_step(inner(p).pieces[0].step * w), count(second(p).extent), stream(p.stream) {}
+            : row_step(inner(p).pieces[0].step * w), count(second(p).extent), stream(B == 2 && p.stream), shuffle(B > 2 && has_byte_shuffle()) {}
         void operator()(std::byte* out, const std::byte* in) const noexcept {
-            move::template interleave<B>(out, in, row_step, count, stream);
+            move::template interleave<B>(out, in, row_step, count, stream, shuffle);
         }
     };
     template <std::ptrdiff_t B> struct deinterleave {
         std::ptrdiff_t row_step, count;
-        bool stream;
+        bool stream, shuffle;
         explicit deinterleave(const prepared_plan& p) noexcept
-            : row_step(second(p).out_stride * w), count(inner(p).extent), stream(p.stream) {}
+            : row_step(second(p).out_stride * w), count(inner(p).extent),
+              // The B output rows are written apart from their neighbours: streaming stores would
+              // leave partly written cache lines wherever a row does not end on a line boundary.
+              stream(p.stream && count * w % 64 == 0), shuffle(B > 2 && has_byte_shuffle()) {}
         void operator()(std::byte* out, const std::byte* in) const noexcept {
-            move::template deinterleave<B>(out, row_step, in, count, stream);
+            move::template deinterleave<B>(out, row_step, in, count, stream, shuffle);
         }
     };
 
