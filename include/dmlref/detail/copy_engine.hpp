@@ -128,6 +128,38 @@ inline bool has_byte_shuffle() noexcept {
 #endif
 }
 
+#if DMLREF_BYTE_SHUFFLE_KERNELS
+/// Byte-shuffle controls (one 16-byte control per output vector and input vector).
+template <std::size_t B> using shuffle_controls = std::array<std::array<char, 16>, B * B>;
+
+/// The vector part of an interleave of B = 3 or 4 rows (Zip) or of its inverse, for elements of
+/// `w` bytes (mover::interleave and mover::deinterleave): whole steps of 16 bytes of each row
+/// while they fit in `count` elements; returns how many elements it did. The element width is a
+/// parameter rather than a template argument: one function serves all widths.
+template <std::size_t B, bool Zip>
+DMLREF_TARGET_SSSE3 std::ptrdiff_t shuffled(std::byte* out, const std::byte* in, std::ptrdiff_t row_step, std::ptrdiff_t count,
+                                            std::ptrdiff_t w, const shuffle_controls<B>& controls, bool stream) noexcept {
+    constexpr auto b = static_cast<std::ptrdiff_t>(B);
+    const std::ptrdiff_t lanes = 16 / w;
+    __m128i control[B * B];
+    for (std::size_t c = 0; c < B * B; ++c) control[c] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(controls[c].data()));
+    std::ptrdiff_t x = 0;
+    for (; x + lanes <= count; x += lanes) {
+        __m128i v[B];
+        for (std::ptrdiff_t k = 0; k < b; ++k)
+            v[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(Zip ? in + k * row_step + x * w : in + b * x * w + k * 16));
+        for (std::ptrdiff_t j = 0; j < b; ++j) {
+            __m128i part = _mm_shuffle_epi8(v[0], control[j * b]);
+            for (std::ptrdiff_t k = 1; k < b; ++k) part = _mm_or_si128(part, _mm_shuffle_epi8(v[k], control[j * b + k]));
+            auto* to = reinterpret_cast<__m128i*>(Zip ? out + b * x * w + j * 16 : out + j * row_step + x * w);
+            if (stream) _mm_stream_si128(to, part);
+            else _mm_storeu_si128(to, part);
+        }
+    }
+    return x;
+}
+#endif
+
 /// The inner kernels for Width-byte elements. Elements move through the same-width unsigned word
 /// (memcpy loads and stores: no aliasing questions, and compilers emit single moves). Pointers and
 /// steps are in bytes, counts in elements. No kernel touches a byte outside the elements it names.
@@ -152,14 +184,16 @@ struct mover {
         std::memcpy(&v, p, 16);
         return v;
     }
-    /// A 16-byte store; with Stream a non-temporal one, which needs `p` 16-byte aligned.
-    template <bool Stream> static void store_vec(std::byte* p, vec v) noexcept {
+    /// A 16-byte store; with `stream` a non-temporal one, which needs `p` 16-byte aligned.
+    static void store_vec(std::byte* p, vec v, bool stream = false) noexcept {
 #if DMLREF_STREAM_STORES
-        if constexpr (Stream) {
+        if (stream) {
             __m128i bits;
             std::memcpy(&bits, &v, 16);
             return _mm_stream_si128(reinterpret_cast<__m128i*>(p), bits);
         }
+#else
+        (void)stream;
 #endif
         std::memcpy(p, &v, 16);
     }
@@ -202,15 +236,14 @@ struct mover {
         return -1;
     }
 
-    /// Runs a vector loop `body` (templated on streaming stores): first `one()` per element up to
+    /// Runs a vector loop `body(stream)`: first `one()` per element up to
     /// `head`, the 16-byte boundary lead_in found, then `body` with streaming stores when asked;
     /// with no such boundary (head < 0), `body` with ordinary stores.
     template <class One, class Body>
     static void with_lead_in(std::ptrdiff_t head, bool stream, std::ptrdiff_t& i, One&& one, Body&& body) noexcept {
-        if (head < 0) return body.template operator()<false>();
+        if (head < 0) return body(false);
         for (; i < head; ++i) one();
-        if (stream) body.template operator()<true>();
-        else body.template operator()<false>();
+        body(stream);
     }
 
     static void fill(std::byte* out, std::ptrdiff_t count, std::ptrdiff_t out_step, word value) noexcept {
@@ -236,26 +269,25 @@ struct mover {
             store(out + end * w, load(in - end * w));
         };
 #if DMLREF_VECTOR_KERNELS
-        auto body = [&]<bool S>() {
+        auto body = [&](bool s) {
             // 64 bytes a step, all loaded before any is stored: a store that precedes a later load
             // 4 KiB apart would stall it (input and output often share their page offsets).
             for (; end >= 4 * lanes; end -= 4 * lanes) {
                 const std::byte* from = in - (end - 1) * w;
                 const vec a = load_vec(from), b = load_vec(from + 16), c = load_vec(from + 32), d = load_vec(from + 48);
                 std::byte* to = out + (end - 4 * lanes) * w;
-                store_vec<S>(to + 48, reversed(a));
-                store_vec<S>(to + 32, reversed(b));
-                store_vec<S>(to + 16, reversed(c));
-                store_vec<S>(to, reversed(d));
+                store_vec(to + 48, reversed(a), s);
+                store_vec(to + 32, reversed(b), s);
+                store_vec(to + 16, reversed(c), s);
+                store_vec(to, reversed(d), s);
             }
         };
         auto aligned = [&] { return reinterpret_cast<std::uintptr_t>(out + end * w) % 16 == 0; };
         if (stream) // streaming stores need a 16-byte aligned target
             while (end > 0 && count - end < lanes && !aligned()) one();
-        if (stream && aligned()) body.template operator()<true>();
-        else body.template operator()<false>();
+        body(stream && aligned());
         for (; end >= lanes; end -= lanes)
-            store_vec<false>(out + (end - lanes) * w, reversed(load_vec(in - (end - 1) * w)));
+            store_vec(out + (end - lanes) * w, reversed(load_vec(in - (end - 1) * w)));
 #else
         if constexpr (Width == 1) {
             for (; end >= 8; end -= 8) {
@@ -274,10 +306,10 @@ struct mover {
         std::ptrdiff_t i = 0;
 #if DMLREF_VECTOR_KERNELS
         // Each step reads 2 * lanes elements; the last one it may read is in[2 * count - 2].
-        auto body = [&]<bool S>() {
+        auto body = [&](bool s) {
             for (; i + lanes < count; i += lanes)
-                store_vec<S>(out + i * w,
-                             every_second<0>(load_vec(in + 2 * i * w), load_vec(in + (2 * i + lanes) * w), lane_indices{}));
+                store_vec(out + i * w,
+                             every_second<0>(load_vec(in + 2 * i * w), load_vec(in + (2 * i + lanes) * w), lane_indices{}), s);
         };
         with_lead_in(lead_in(stream, out, w, count), stream, i, [&] { store(out + i * w, load(in + 2 * i * w)); }, body);
 #endif
@@ -306,9 +338,9 @@ struct mover {
     /// from input vector k (-128 zeroes a byte). With Zip, the outputs are the interleave of the B
     /// inputs: lane i of output j is input (p % B), lane p / B, where p = j * lanes + i. Otherwise
     /// they are its inverse: lane i of output j is element q = i * B + j of the inputs in sequence.
-    template <std::size_t B, bool Zip> static constexpr auto shuffle_controls() noexcept {
+    template <std::size_t B, bool Zip> static constexpr shuffle_controls<B> controls_for() noexcept {
         constexpr auto n = static_cast<std::size_t>(lanes);
-        std::array<std::array<char, 16>, B * B> controls{};
+        shuffle_controls<B> controls{};
         for (std::size_t j = 0; j < B; ++j)
             for (std::size_t k = 0; k < B; ++k)
                 for (std::size_t byte = 0; byte < 16; ++byte) {
@@ -319,32 +351,6 @@ struct mover {
         return controls;
     }
 
-    /// The vector part of interleave<B> (Zip) or deinterleave<B> for B = 3 or 4: whole steps of
-    /// `lanes` elements of each row while they fit in `count`; returns how many elements it did.
-    template <std::size_t B, bool Zip, bool Stream>
-    DMLREF_TARGET_SSSE3 static std::ptrdiff_t shuffled(std::byte* out, const std::byte* in, std::ptrdiff_t row_step,
-                                                        std::ptrdiff_t count) noexcept {
-        static constexpr auto controls = shuffle_controls<B, Zip>();
-        constexpr auto b = static_cast<std::ptrdiff_t>(B);
-        __m128i control[B * B];
-        for (std::size_t c = 0; c < B * B; ++c)
-            control[c] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(controls[c].data()));
-        std::ptrdiff_t x = 0;
-        for (; x + lanes <= count; x += lanes) {
-            __m128i v[B];
-            for (std::ptrdiff_t k = 0; k < b; ++k)
-                v[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(Zip ? in + k * row_step + x * w
-                                                                              : in + (b * x + k * lanes) * w));
-            for (std::ptrdiff_t j = 0; j < b; ++j) {
-                __m128i part = _mm_shuffle_epi8(v[0], control[j * b]);
-                for (std::ptrdiff_t k = 1; k < b; ++k) part = _mm_or_si128(part, _mm_shuffle_epi8(v[k], control[j * b + k]));
-                auto* to = reinterpret_cast<__m128i*>(Zip ? out + (b * x + j * lanes) * w : out + j * row_step + x * w);
-                if constexpr (Stream) _mm_stream_si128(to, part);
-                else _mm_storeu_si128(to, part);
-            }
-        }
-        return x;
-    }
 #endif
 
     /// Interleaves B input rows `row_step` bytes apart: out[x * B + k] = in_k[x] (depth to space).
@@ -357,11 +363,11 @@ struct mover {
         };
 #if DMLREF_VECTOR_KERNELS
         if constexpr (B == 2) {
-            auto body = [&]<bool S>() {
+            auto body = [&](bool s) {
                 for (; x + lanes <= count; x += lanes) {
                     const vec a = load_vec(in + x * w), b = load_vec(in + row_step + x * w);
-                    store_vec<S>(out + 2 * x * w, zipped<0>(a, b, lane_indices{}));
-                    store_vec<S>(out + (2 * x + lanes) * w, zipped<static_cast<std::size_t>(lanes / 2)>(a, b, lane_indices{}));
+                    store_vec(out + 2 * x * w, zipped<0>(a, b, lane_indices{}), s);
+                    store_vec(out + (2 * x + lanes) * w, zipped<static_cast<std::size_t>(lanes / 2)>(a, b, lane_indices{}), s);
                 }
             };
             with_lead_in(lead_in(stream, out, 2 * w, count), stream, x, one, body);
@@ -369,10 +375,8 @@ struct mover {
 #endif
 #if DMLREF_BYTE_SHUFFLE_KERNELS
         if constexpr (B > 2) {
-            if (shuffle)
-                with_lead_in(lead_in(stream, out, B * w, count), stream, x, one, [&]<bool S>() {
-                    x += shuffled<B, true, S>(out + B * x * w, in + x * w, row_step, count - x);
-                });
+            static constexpr auto controls = controls_for<B, true>();
+            if (shuffle) x = shuffled<B, true>(out, in, row_step, count, w, controls, false);
         }
 #endif
         (void)shuffle;
@@ -389,11 +393,11 @@ struct mover {
         };
 #if DMLREF_VECTOR_KERNELS
         if constexpr (B == 2) {
-            auto body = [&]<bool S>() {
+            auto body = [&](bool s) {
                 for (; x + lanes <= count; x += lanes) {
                     const vec a = load_vec(in + 2 * x * w), b = load_vec(in + (2 * x + lanes) * w);
-                    store_vec<S>(out + x * w, every_second<0>(a, b, lane_indices{}));
-                    store_vec<S>(out + row_step + x * w, every_second<1>(a, b, lane_indices{}));
+                    store_vec(out + x * w, every_second<0>(a, b, lane_indices{}), s);
+                    store_vec(out + row_step + x * w, every_second<1>(a, b, lane_indices{}), s);
                 }
             };
             // Both rows stream only when they are aligned alike.
@@ -402,9 +406,10 @@ struct mover {
 #endif
 #if DMLREF_BYTE_SHUFFLE_KERNELS
         if constexpr (B > 2) {
+            static constexpr auto controls = controls_for<B, false>();
             if (shuffle)
-                with_lead_in(row_step % 16 == 0 ? lead_in(stream, out, w, count) : -1, stream, x, one, [&]<bool S>() {
-                    x += shuffled<B, false, S>(out + x * w, in + B * x * w, row_step, count - x);
+                with_lead_in(row_step % 16 == 0 ? lead_in(stream, out, w, count) : -1, stream, x, one, [&](bool s) {
+                    x += shuffled<B, false>(out + x * w, in + B * x * w, row_step, count - x, w, controls, s);
                 });
         }
 #endif
