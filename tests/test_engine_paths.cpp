@@ -236,6 +236,12 @@ TEST_CASE("outputs of 16 MiB and more use streaming stores, from any alignment",
                              depth_space_order::depth_column_row},
         space_to_depth1_desc{packed(f32, {1, 1, 2062, 2046}), packed(f32, {1, 4, 1031, 1023}), 2,
                              depth_space_order::column_row_depth},
+        // Space to depth with rows that share their 16-byte phase, differ in their 64-byte
+        // phase and end inside a cache line (block size 2 streams, 3 writes through the cache).
+        space_to_depth1_desc{packed(f32, {1, 1, 1380, 3063}), packed(f32, {1, 9, 460, 1021}), 3,
+                             depth_space_order::depth_column_row},
+        space_to_depth1_desc{packed(data_type::uint8, {1, 1, 4128, 4082}), packed(data_type::uint8, {1, 4, 2064, 2041}), 2,
+                             depth_space_order::column_row_depth},
         slice1_desc{packed(f32, {4200, 1025}), packed(f32, {4200, 1023}), {0, 1}, {4200, 1023}, {1, -1}},
         slice1_desc{packed(f32, {2050, 4099}), packed(f32, {2050, 2049}), {0, 1}, {2050, 4098}, {1, 2}},
         slice1_desc{packed(data_type::uint16, {2, 4100, 2053}), packed(data_type::uint16, {2, 4100, 2051}), {0, 0, 1},
