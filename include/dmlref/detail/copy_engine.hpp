@@ -14,8 +14,10 @@
 /// become a row kernel chosen once per plan: memcpy for contiguous runs, reversed runs, stride-2
 /// runs, the interleave of depth to space and the de-interleave of space to depth (B = 2 to 4),
 /// gathers through padding tables, fills, and a plain strided loop for everything else. The
-/// kernels compilers do not vectorize at -O2 use 16-byte vector shuffles (GCC 12+, Clang); outputs
-/// larger than the caches use streaming stores (x86-64). Nothing allocates: scratch is O(rank).
+/// kernels compilers do not vectorize at -O2 use 16-byte vector shuffles (GCC 12+, Clang), and
+/// interleaves of 3 or 4 rows SSSE3 byte shuffles where the processor has them (x86-64). Outputs
+/// larger than the caches use streaming stores (x86-64), and rows far apart in inputs larger than
+/// the caches are prefetched a few rows ahead. Nothing allocates: scratch is O(rank).
 
 #include <array>
 #include <cstddef>
@@ -52,6 +54,12 @@
 #include <tmmintrin.h>
 #else
 #define DMLREF_BYTE_SHUFFLE_KERNELS 0
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define DMLREF_PREFETCH(address) __builtin_prefetch(address)
+#else
+#define DMLREF_PREFETCH(address) static_cast<void>(address)
 #endif
 
 namespace dmlref::detail {
@@ -434,6 +442,26 @@ inline bool input_offset(const axis_plan& axis, std::ptrdiff_t c, std::ptrdiff_t
     return false; // unreachable for a well-formed plan
 }
 
+/// The lowest and highest input offsets `axis` reads (high < low when it reads none).
+inline std::pair<std::ptrdiff_t, std::ptrdiff_t> input_range(const axis_plan& axis) noexcept {
+    std::ptrdiff_t low = 0, high = -1;
+    auto take = [&](std::ptrdiff_t at) {
+        if (high < low) low = high = at;
+        low = at < low ? at : low;
+        high = at > high ? at : high;
+    };
+    for (std::size_t k = 0; k < axis.piece_count; ++k) {
+        const piece& pc = axis.pieces[k];
+        if (pc.how == piece::kind::affine) {
+            take(pc.start);
+            take(pc.start + (pc.count - 1) * pc.step);
+        } else if (pc.how == piece::kind::table) {
+            for (std::ptrdiff_t j = 0; j < pc.count; ++j) take(pc.offsets[j]);
+        }
+    }
+    return {low, high};
+}
+
 /// How the innermost loop of a prepared plan moves elements.
 enum class inner_shape : std::uint8_t {
     rows,         ///< the innermost axis, piece by piece
@@ -450,10 +478,16 @@ struct prepared_plan {
     std::size_t outer_rank = 0; ///< axes [0, outer_rank) are walked row by row
     std::ptrdiff_t rows = 1;    ///< product of the outer extents
     bool stream = false;        ///< write with streaming stores (outputs larger than the caches)
+    /// Software prefetch of the input row `ahead` rows on (0: none): its `span` bytes from
+    /// `first` bytes off the row's input pointer.
+    std::ptrdiff_t ahead = 0, first = 0, span = 0;
 };
 
 /// Outputs of at least this many bytes are written with streaming stores where the target has them.
 inline constexpr std::size_t stream_threshold = std::size_t{16} << 20;
+
+/// How far ahead, in input bytes, rows are prefetched.
+inline constexpr std::ptrdiff_t prefetch_distance = 4096;
 
 inline constexpr std::ptrdiff_t max_interleave = 4; ///< larger blocks run as strided rows
 
@@ -557,6 +591,23 @@ inline prepared_plan prepare(const copy_plan& source) noexcept {
         if (a < p.outer_rank) p.rows *= plan.axes[a].extent;
     }
     p.stream = DMLREF_STREAM_STORES && bytes >= stream_threshold;
+    // Rows that do not follow one another in an input larger than the caches break the hardware
+    // prefetchers' streams; the row kernels then prefetch the row `ahead` rows on. (Interleaves
+    // read B streams the hardware follows, and measured no faster with it.)
+    if (p.shape == inner_shape::rows && p.outer_rank > 0) {
+        std::ptrdiff_t reach = 1; // elements from the lowest input offset to the highest, at most
+        for (std::size_t a = 0; a < plan.rank; ++a) {
+            const auto [low, high] = input_range(plan.axes[a]);
+            if (high > low) reach += high - low;
+        }
+        const auto w = static_cast<std::ptrdiff_t>(plan.width);
+        const auto [low, high] = input_range(plan.axes[plan.rank - 1]);
+        if (reach * w >= static_cast<std::ptrdiff_t>(stream_threshold) && high >= low) {
+            p.first = low * w;
+            p.span = (high - low + 1) * w;
+            p.ahead = p.span >= prefetch_distance ? 1 : prefetch_distance / p.span;
+        }
+    }
     return p;
 }
 
@@ -657,6 +708,15 @@ template <std::size_t Width> struct row_kernels {
     static void rows(const prepared_plan& p, std::byte* out, const std::byte* in, std::ptrdiff_t n,
                      std::ptrdiff_t out_step, std::ptrdiff_t in_step) noexcept {
         const Kernel kernel(p);
+        // Rows that do not follow one another in the input break the hardware prefetchers' streams:
+        // fetch the row `ahead` rows on while this one is copied.
+        if (p.ahead > 0 && in_step != p.span) {
+            const std::ptrdiff_t skip = p.ahead * in_step + p.first;
+            for (; n > p.ahead; --n, out += out_step, in += in_step) {
+                for (std::ptrdiff_t at = 0; at < p.span; at += 64) DMLREF_PREFETCH(in + skip + at);
+                kernel(out, in);
+            }
+        }
         for (; n > 0; --n, out += out_step, in += in_step) kernel(out, in);
     }
     using rows_fn = void (*)(const prepared_plan&, std::byte*, const std::byte*, std::ptrdiff_t, std::ptrdiff_t,
