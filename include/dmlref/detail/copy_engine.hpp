@@ -143,10 +143,11 @@ template <std::size_t B> using shuffle_controls = std::array<std::array<char, 16
 /// The vector part of an interleave of B = 3 or 4 rows (Zip) or of its inverse, for elements of
 /// `w` bytes (mover::interleave and mover::deinterleave): whole steps of 16 bytes of each row
 /// while they fit in `count` elements; returns how many elements it did. The element width is a
-/// parameter rather than a template argument: one function serves all widths.
+/// parameter rather than a template argument: one function serves all widths. These interleaves
+/// write through the cache (see row_kernels::interleave).
 template <std::size_t B, bool Zip>
 DMLREF_TARGET_SSSE3 std::ptrdiff_t shuffled(std::byte* out, const std::byte* in, std::ptrdiff_t row_step, std::ptrdiff_t count,
-                                            std::ptrdiff_t w, const shuffle_controls<B>& controls, bool stream) noexcept {
+                                            std::ptrdiff_t w, const shuffle_controls<B>& controls) noexcept {
     constexpr auto b = static_cast<std::ptrdiff_t>(B);
     const std::ptrdiff_t lanes = 16 / w;
     __m128i control[B * B];
@@ -160,8 +161,7 @@ DMLREF_TARGET_SSSE3 std::ptrdiff_t shuffled(std::byte* out, const std::byte* in,
             __m128i part = _mm_shuffle_epi8(v[0], control[j * b]);
             for (std::ptrdiff_t k = 1; k < b; ++k) part = _mm_or_si128(part, _mm_shuffle_epi8(v[k], control[j * b + k]));
             auto* to = reinterpret_cast<__m128i*>(Zip ? out + b * x * w + j * 16 : out + j * row_step + x * w);
-            if (stream) _mm_stream_si128(to, part);
-            else _mm_storeu_si128(to, part);
+            _mm_storeu_si128(to, part);
         }
     }
     return x;
@@ -244,9 +244,9 @@ struct mover {
         return -1;
     }
 
-    /// Runs a vector loop `body(stream)`: first `one()` per element up to
-    /// `head`, the 16-byte boundary lead_in found, then `body` with streaming stores when asked;
-    /// with no such boundary (head < 0), `body` with ordinary stores.
+    /// Runs a vector loop `body(stream)`: first `one()` per element up to `head`, the 16-byte
+    /// boundary lead_in found, then `body` with streaming stores when asked; with no such boundary
+    /// (head < 0), `body` with ordinary stores.
     template <class One, class Body>
     static void with_lead_in(std::ptrdiff_t head, bool stream, std::ptrdiff_t& i, One&& one, Body&& body) noexcept {
         if (head < 0) return body(false);
@@ -384,7 +384,7 @@ struct mover {
 #if DMLREF_BYTE_SHUFFLE_KERNELS
         if constexpr (B > 2) {
             static constexpr auto controls = controls_for<B, true>();
-            if (shuffle) x = shuffled<B, true>(out, in, row_step, count, w, controls, false);
+            if (shuffle) x = shuffled<B, true>(out, in, row_step, count, w, controls);
         }
 #endif
         (void)shuffle;
@@ -415,10 +415,7 @@ struct mover {
 #if DMLREF_BYTE_SHUFFLE_KERNELS
         if constexpr (B > 2) {
             static constexpr auto controls = controls_for<B, false>();
-            if (shuffle)
-                with_lead_in(row_step % 16 == 0 ? lead_in(stream, out, w, count) : -1, stream, x, one, [&](bool s) {
-                    x += shuffled<B, false>(out + x * w, in + B * x * w, row_step, count - x, w, controls, s);
-                });
+            if (shuffle) x = shuffled<B, false>(out, in, row_step, count, w, controls);
         }
 #endif
         (void)shuffle;
@@ -596,12 +593,13 @@ inline prepared_plan prepare(const copy_plan& source) noexcept {
     // read B streams the hardware follows, and measured no faster with it.)
     if (p.shape == inner_shape::rows && p.outer_rank > 0) {
         std::ptrdiff_t reach = 1; // elements from the lowest input offset to the highest, at most
-        for (std::size_t a = 0; a < plan.rank; ++a) {
-            const auto [low, high] = input_range(plan.axes[a]);
-            if (high > low) reach += high - low;
+        std::pair<std::ptrdiff_t, std::ptrdiff_t> range;
+        for (std::size_t a = 0; a < plan.rank; ++a) { // ends with the inner axis's range
+            range = input_range(plan.axes[a]);
+            if (range.second > range.first) reach += range.second - range.first;
         }
         const auto w = static_cast<std::ptrdiff_t>(plan.width);
-        const auto [low, high] = input_range(plan.axes[plan.rank - 1]);
+        const auto [low, high] = range;
         if (reach * w >= static_cast<std::ptrdiff_t>(stream_threshold) && high >= low) {
             p.first = low * w;
             p.span = (high - low + 1) * w;
