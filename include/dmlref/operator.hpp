@@ -21,8 +21,7 @@
 #include <variant>
 #include <vector>
 
-#include <fmt/format.h>
-#include <fmt/ranges.h>
+#include <fmt/core.h>
 
 #include "data_type.hpp"
 #include "error.hpp"
@@ -318,8 +317,8 @@ inline std::optional<std::string> check_tensor(std::string_view op, operator_typ
         return fmt::format("{}: {}.Strides has {} entries; {}.Sizes has {}", op, field, t.strides->size(), field,
                            dims);
     if (const std::uint64_t count = element_count(t.sizes); count > max_element_count)
-        return fmt::format("{}: {}.Sizes {{{}}} hold {} elements; DirectML allows at most {} (2^32 - 1)", op, field,
-                           fmt::join(t.sizes, ", "),
+        return fmt::format("{}: {}.Sizes {} hold {} elements; DirectML allows at most {} (2^32 - 1)", op, field,
+                           extents_text(t.sizes),
                            count == UINT64_MAX ? std::string("more than 2^64") : std::to_string(count), max_element_count);
     if (const std::uint64_t needed = calc_buffer_tensor_size(t); t.total_tensor_size_in_bytes < needed)
         return fmt::format("{}: {}.TotalTensorSizeInBytes = {} is less than DMLCalcBufferTensorSize = {}", op, field,
