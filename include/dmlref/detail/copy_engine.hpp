@@ -58,8 +58,10 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define DMLREF_PREFETCH(address) __builtin_prefetch(address)
+#define DMLREF_NOINLINE __attribute__((noinline))
 #else
 #define DMLREF_PREFETCH(address) static_cast<void>(address)
+#define DMLREF_NOINLINE
 #endif
 
 namespace dmlref::detail {
@@ -96,7 +98,7 @@ struct axis_plan {
 };
 
 /// A whole copy: output axes in loop order (outermost first), the two buffers at their element 0,
-/// the element width in bytes, and the fill value's bytes (little-endian, `width` of them used).
+/// the element width in bytes (1, 2, 4 or 8), and the fill value's bytes (little-endian, `width` of them used).
 struct copy_plan {
     std::size_t rank = 0;
     std::array<axis_plan, max_plan_rank> axes{};
@@ -324,9 +326,10 @@ struct mover {
         for (; i < count; ++i) store(out + i * w, load(in + 2 * i * w));
     }
 
-    /// Copies a run of an affine piece: count elements, `in_step` and `out_step` bytes apart.
-    static void run(std::byte* out, std::ptrdiff_t out_step, const std::byte* in, std::ptrdiff_t in_step,
-                    std::ptrdiff_t count) noexcept {
+    /// Copies a run of an affine piece: count elements, `in_step` and `out_step` bytes apart. Out
+    /// of line: the general rows call it, and a copy of every kernel in each would only cost build time.
+    DMLREF_NOINLINE static void run(std::byte* out, std::ptrdiff_t out_step, const std::byte* in,
+                                    std::ptrdiff_t in_step, std::ptrdiff_t count) noexcept {
         if (out_step == w) {
             if (in_step == w) return (void)std::memcpy(out, in, static_cast<std::size_t>(count * w));
             if (in_step == 0) return fill(out, count, w, load(in));
@@ -609,6 +612,10 @@ inline prepared_plan prepare(const copy_plan& source) noexcept {
     return p;
 }
 
+/// A row loop: `n` rows `out_step` and `in_step` bytes apart, from `out` and `in`.
+using rows_fn = void (*)(const prepared_plan& p, std::byte* out, const std::byte* in, std::ptrdiff_t n,
+                         std::ptrdiff_t out_step, std::ptrdiff_t in_step) noexcept;
+
 /// The row kernels of a prepared plan, for Width-byte elements. Each is built once from the plan
 /// (its parameters then live in registers) and called per row with the row's output and input.
 template <std::size_t Width> struct row_kernels {
@@ -708,18 +715,14 @@ template <std::size_t Width> struct row_kernels {
         const Kernel kernel(p);
         // Rows that do not follow one another in the input break the hardware prefetchers' streams:
         // fetch the row `ahead` rows on while this one is copied.
-        if (p.ahead > 0 && in_step != p.span) {
-            const std::ptrdiff_t skip = p.ahead * in_step + p.first;
-            for (; n > p.ahead; --n, out += out_step, in += in_step) {
+        const std::ptrdiff_t ahead = p.ahead > 0 && in_step != p.span ? p.ahead : n;
+        const std::ptrdiff_t skip = ahead * in_step + p.first;
+        for (; n > 0; --n, out += out_step, in += in_step) {
+            if (n > ahead)
                 for (std::ptrdiff_t at = 0; at < p.span; at += 64) DMLREF_PREFETCH(in + skip + at);
-                kernel(out, in);
-            }
+            kernel(out, in);
         }
-        for (; n > 0; --n, out += out_step, in += in_step) kernel(out, in);
     }
-    using rows_fn = void (*)(const prepared_plan&, std::byte*, const std::byte*, std::ptrdiff_t, std::ptrdiff_t,
-                             std::ptrdiff_t) noexcept;
-
     /// The row loop for the plan's inner shape.
     static rows_fn choose(const prepared_plan& p) noexcept {
         if (p.shape == inner_shape::interleave)
@@ -736,17 +739,34 @@ template <std::size_t Width> struct row_kernels {
     }
 };
 
+/// The per-width entry points of the row walk: the row loop chosen for the plan, and the general
+/// row (fill rows, gathers and the rows of axes with several pieces).
+struct width_kernels {
+    using any_fn = void (*)(const prepared_plan&, std::byte*, const std::byte*, bool) noexcept;
+    rows_fn rows = nullptr;
+    any_fn any = nullptr;
+};
+
+template <std::size_t Width> width_kernels kernels_for(const prepared_plan& p) noexcept {
+    using kernels = row_kernels<Width>;
+    return {kernels::choose(p), [](const prepared_plan& plan, std::byte* out, const std::byte* in, bool fill) noexcept {
+                return typename kernels::any(plan)(out, in, fill);
+            }};
+}
+
 /// Runs rows [first_row, last_row) of a prepared plan. A row is one call of the inner kernel. The
 /// fastest outer axis is walked by pointer steps in a loop chosen once per plan; the other outer
-/// axes by an odometer.
-template <std::size_t Width>
-void execute_rows(const prepared_plan& p, std::ptrdiff_t first_row, std::ptrdiff_t last_row) noexcept {
-    using kernels = row_kernels<Width>;
-    constexpr auto w = static_cast<std::ptrdiff_t>(Width);
+/// axes by an odometer. The walk is the same for every width (one copy of it, not four).
+inline void execute_rows(const prepared_plan& p, std::ptrdiff_t first_row, std::ptrdiff_t last_row) noexcept {
     const copy_plan& plan = p.plan;
-    const typename kernels::any any_row(p);
+    const auto w = static_cast<std::ptrdiff_t>(plan.width);
+    const width_kernels k = plan.width == 1 ? kernels_for<1>(p)
+                            : plan.width == 2 ? kernels_for<2>(p)
+                            : plan.width == 4 ? kernels_for<4>(p)
+                                              : kernels_for<8>(p);
+    auto any_row = [&](std::byte* out, const std::byte* in, bool fill) { k.any(p, out, in, fill); };
     if (p.outer_rank == 0) return any_row(plan.output, plan.input, p.all_fill);
-    const typename kernels::rows_fn rows = kernels::choose(p);
+    const rows_fn rows = k.rows;
 
     // Axes [0, lead) move by odometer; their cumulative input/output offsets and fill state at
     // the current coordinate are kept per axis. Axis `lead` is the tight loop.
@@ -802,13 +822,7 @@ void execute_rows(const prepared_plan& p, std::ptrdiff_t first_row, std::ptrdiff
 }
 
 inline void execute_part(const prepared_plan& p, std::ptrdiff_t first_row, std::ptrdiff_t last_row) noexcept {
-    switch (p.plan.width) {
-    case 1: execute_rows<1>(p, first_row, last_row); break;
-    case 2: execute_rows<2>(p, first_row, last_row); break;
-    case 4: execute_rows<4>(p, first_row, last_row); break;
-    case 8: execute_rows<8>(p, first_row, last_row); break;
-    default: break;
-    }
+    execute_rows(p, first_row, last_row);
 #if DMLREF_STREAM_STORES
     if (p.stream) _mm_sfence(); // streaming stores are weakly ordered: publish them before this thread is done
 #endif
