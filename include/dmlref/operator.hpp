@@ -9,7 +9,6 @@
 
 #include <array>
 #include <bit>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -279,7 +278,7 @@ inline std::string supported_types_text(operator_type op, feature_level level) {
 /// A tensor desc's extents and element strides (its own, or packed) as a layout.
 inline layout layout_of(const buffer_tensor_desc& desc) noexcept {
     layout l;
-    l.rank = std::min<std::size_t>(desc.sizes.size(), max_plan_rank);
+    l.rank = desc.sizes.size() < max_plan_rank ? desc.sizes.size() : max_plan_rank;
     const std::vector<std::uint32_t> packed = desc.strides ? std::vector<std::uint32_t>{} : packed_strides(desc.sizes);
     const std::vector<std::uint32_t>& strides = desc.strides ? *desc.strides : packed;
     for (std::size_t i = 0; i < l.rank; ++i) {
@@ -294,38 +293,38 @@ inline std::optional<std::string> check_tensor(std::string_view op, operator_typ
                                                std::string_view field, const buffer_tensor_desc& t, bool is_output) {
     const auto dt = static_cast<std::uint32_t>(t.data_type);
     if (t.data_type == data_type::unknown || element_bits(t.data_type) == 0)
-        return fmt::format("{}: {}.DataType is {}; it must be a DML_TENSOR_DATA_TYPE other than UNKNOWN (1 to 13)",
+        return detail::message("{}: {}.DataType is {}; it must be a DML_TENSOR_DATA_TYPE other than UNKNOWN (1 to 13)",
                            op, field, dt);
     if (!supports_data_type(type, level, t.data_type))
-        return fmt::format("{}: {}.DataType {} is not supported at feature level {} (supported: {})", op, field,
+        return detail::message("{}: {}.DataType {} is not supported at feature level {} (supported: {})", op, field,
                            to_string(t.data_type), to_string(level), supported_types_text(type, level));
     const auto flags = static_cast<std::uint32_t>(t.flags);
     if ((flags & ~1u) != 0)
-        return fmt::format("{}: {}.Flags is {:#x}; the only flag is OWNED_BY_DML (0x1)", op, field, flags);
+        return detail::message("{}: {}.Flags is {:#x}; the only flag is OWNED_BY_DML (0x1)", op, field, flags);
     if (is_output && t.flags == tensor_flags::owned_by_dml)
-        return fmt::format("{}: {}.Flags is OWNED_BY_DML, which only input tensors may use", op, field);
+        return detail::message("{}: {}.Flags is OWNED_BY_DML, which only input tensors may use", op, field);
     const auto [low, high] = dimension_count_range(type, level);
     const std::size_t dims = t.sizes.size();
     if (dims < low || dims > high)
-        return fmt::format("{}: {} has {} dimensions (DimensionCount); {} takes {} at feature level {}", op, field,
-                           dims, op, low == high ? fmt::format("{}", low) : fmt::format("{} to {}", low, high),
+        return detail::message("{}: {} has {} dimensions (DimensionCount); {} takes {} at feature level {}", op, field,
+                           dims, op, low == high ? detail::message("{}", low) : detail::message("{} to {}", low, high),
                            to_string(level));
     for (std::size_t i = 0; i < dims; ++i)
         if (t.sizes[i] == 0)
-            return fmt::format("{}: {}.Sizes[{}] is 0; a size of zero is invalid in DirectML", op, field, i);
+            return detail::message("{}: {}.Sizes[{}] is 0; a size of zero is invalid in DirectML", op, field, i);
     if (t.strides && t.strides->size() != dims)
-        return fmt::format("{}: {}.Strides has {} entries; {}.Sizes has {}", op, field, t.strides->size(), field,
+        return detail::message("{}: {}.Strides has {} entries; {}.Sizes has {}", op, field, t.strides->size(), field,
                            dims);
     if (const std::uint64_t count = element_count(t.sizes); count > max_element_count)
-        return fmt::format("{}: {}.Sizes {} hold {} elements; DirectML allows at most {} (2^32 - 1)", op, field,
+        return detail::message("{}: {}.Sizes {} hold {} elements; DirectML allows at most {} (2^32 - 1)", op, field,
                            extents_text(t.sizes),
                            count == UINT64_MAX ? std::string("more than 2^64") : std::to_string(count), max_element_count);
     if (const std::uint64_t needed = calc_buffer_tensor_size(t); t.total_tensor_size_in_bytes < needed)
-        return fmt::format("{}: {}.TotalTensorSizeInBytes = {} is less than DMLCalcBufferTensorSize = {}", op, field,
+        return detail::message("{}: {}.TotalTensorSizeInBytes = {} is less than DMLCalcBufferTensorSize = {}", op, field,
                            t.total_tensor_size_in_bytes, needed);
     if (const std::uint32_t a = t.guaranteed_base_offset_alignment;
         a != 0 && (!std::has_single_bit(a) || a < element_size(t.data_type)))
-        return fmt::format("{}: {}.GuaranteedBaseOffsetAlignment = {} must be 0 or a power of two no smaller than "
+        return detail::message("{}: {}.GuaranteedBaseOffsetAlignment = {} must be 0 or a power of two no smaller than "
                            "the element size ({})",
                            op, field, a, element_size(t.data_type));
     return check_layout(op, field, layout_of(t), is_output);
@@ -336,7 +335,7 @@ template <class Array>
 std::optional<std::string> check_length(std::string_view op, std::string_view field, const Array& array,
                                         std::size_t dims) {
     if (array.size() == dims) return std::nullopt;
-    return fmt::format("{}: {} has {} entries; DimensionCount (the tensors' dimension count) is {}", op, field,
+    return detail::message("{}: {} has {} entries; DimensionCount (the tensors' dimension count) is {}", op, field,
                        array.size(), dims);
 }
 
@@ -350,13 +349,13 @@ template <class Array> std::array<std::ptrdiff_t, max_plan_rank> signed_array(co
 inline std::optional<std::string> check_slice_v0(const slice_desc& d, const layout& in, const layout& out) {
     for (std::size_t i = 0; i < in.rank; ++i) {
         if (d.strides[i] == 0)
-            return fmt::format("SLICE: Strides[{}] is 0; dmlref rejects zero strides (DirectML defines none)", i);
+            return detail::message("SLICE: Strides[{}] is 0; dmlref rejects zero strides (DirectML defines none)", i);
         if (d.sizes[i] != static_cast<std::uint64_t>(out.extents[i]))
-            return fmt::format("SLICE: Sizes[{}] = {} differs from OutputTensor.Sizes[{}] = {}; they must match", i,
+            return detail::message("SLICE: Sizes[{}] = {} differs from OutputTensor.Sizes[{}] = {}; they must match", i,
                                d.sizes[i], i, out.extents[i]);
         const std::uint64_t last = saturating_mul_add(d.sizes[i] - 1u, d.strides[i], d.offsets[i]);
         if (last >= static_cast<std::uint64_t>(in.extents[i]))
-            return fmt::format("SLICE: Offsets[{}] + (Sizes[{}] - 1) * Strides[{}] = {} + ({} - 1) * {} = {} is outside "
+            return detail::message("SLICE: Offsets[{}] + (Sizes[{}] - 1) * Strides[{}] = {} + ({} - 1) * {} = {} is outside "
                                "InputTensor.Sizes[{}] = {} (out-of-bounds reads are not permitted)",
                                i, i, i, d.offsets[i], d.sizes[i], d.strides[i], last, i, in.extents[i]);
     }
@@ -391,16 +390,16 @@ template <class Desc> std::optional<std::string> check_desc(const Desc& d, featu
     constexpr operator_type type = Desc::type;
     const std::string_view op = to_string(type);
     if (level < introduced_in(type))
-        return fmt::format("{}: not available at feature level {}; it was introduced in feature level {}", op,
+        return detail::message("{}: not available at feature level {}; it was introduced in feature level {}", op,
                            to_string(level), to_string(introduced_in(type)));
     if (auto m = check_tensor(op, type, level, "InputTensor", d.input_tensor, false)) return m;
     if (auto m = check_tensor(op, type, level, "OutputTensor", d.output_tensor, true)) return m;
     if (d.output_tensor.data_type != d.input_tensor.data_type)
-        return fmt::format("{}: OutputTensor.DataType {} differs from InputTensor.DataType {}; they must match", op,
+        return detail::message("{}: OutputTensor.DataType {} differs from InputTensor.DataType {}; they must match", op,
                            to_string(d.output_tensor.data_type), to_string(d.input_tensor.data_type));
     const std::size_t dims = d.input_tensor.sizes.size();
     if (d.output_tensor.sizes.size() != dims)
-        return fmt::format("{}: OutputTensor has {} dimensions; InputTensor has {}; they must match", op,
+        return detail::message("{}: OutputTensor has {} dimensions; InputTensor has {}; they must match", op,
                            d.output_tensor.sizes.size(), dims);
     const layout in = layout_of(d.input_tensor), out = layout_of(d.output_tensor);
 
@@ -422,16 +421,16 @@ template <class Desc> std::optional<std::string> check_desc(const Desc& d, featu
     } else { // PADDING, PADDING1
         const auto mode = static_cast<std::uint32_t>(d.padding_mode);
         if (mode > 4)
-            return fmt::format("{}: PaddingMode is {}; it must be CONSTANT (0), EDGE (1), REFLECTION (2), "
+            return detail::message("{}: PaddingMode is {}; it must be CONSTANT (0), EDGE (1), REFLECTION (2), "
                                "SYMMETRIC (3) or WRAP (4)",
                                op, mode);
         if (d.padding_mode == padding_mode::symmetric && level < feature_level::fl_3_0)
-            return fmt::format("{}: PaddingMode SYMMETRIC needs feature level 3_0; this is {}", op, to_string(level));
+            return detail::message("{}: PaddingMode SYMMETRIC needs feature level 3_0; this is {}", op, to_string(level));
         if (d.padding_mode == padding_mode::wrap && level < feature_level::fl_6_4)
-            return fmt::format("{}: PaddingMode WRAP needs feature level 6_4; this is {}", op, to_string(level));
+            return detail::message("{}: PaddingMode WRAP needs feature level 6_4; this is {}", op, to_string(level));
         if constexpr (std::is_same_v<Desc, padding1_desc>)
             if (d.padding_value_data_type != d.output_tensor.data_type)
-                return fmt::format("{}: PaddingValueDataType {} differs from OutputTensor.DataType {}; they must match",
+                return detail::message("{}: PaddingValueDataType {} differs from OutputTensor.DataType {}; they must match",
                                    op, to_string(d.padding_value_data_type), to_string(d.output_tensor.data_type));
         if (auto m = check_length(op, "StartPadding", d.start_padding, dims)) return m;
         if (auto m = check_length(op, "EndPadding", d.end_padding, dims)) return m;
@@ -447,8 +446,9 @@ inline std::array<std::byte, 8> padding_v0_value(data_type type, float value) no
     auto put = [&](auto v) { std::memcpy(bytes.data(), &v, sizeof(v)); };
     auto to_int = [&](auto zero) {
         using I = decltype(zero);
-        if (std::isnan(value)) return I{0};
-        const double t = std::trunc(static_cast<double>(value));
+        if (value != value) return I{0}; // NaN
+        // Past a bound truncation cannot bring it back inside, and inside the cast truncates.
+        const auto t = static_cast<double>(value);
         if (t <= static_cast<double>(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
         if (t >= static_cast<double>(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
         return static_cast<I>(t);
@@ -508,18 +508,18 @@ inline std::optional<std::string> check_buffers(std::string_view op, const buffe
     for (const auto& [field, binding] : bound) {
         const auto& [desc, buffer] = binding;
         if (buffer.size() < desc->total_tensor_size_in_bytes)
-            return fmt::format("{}: the buffer bound to {} has {} bytes; {}.TotalTensorSizeInBytes is {}", op, field,
+            return detail::message("{}: the buffer bound to {} has {} bytes; {}.TotalTensorSizeInBytes is {}", op, field,
                                buffer.size(), field, desc->total_tensor_size_in_bytes);
         const auto address = reinterpret_cast<std::uintptr_t>(buffer.data());
         if (const std::uint32_t a = desc->guaranteed_base_offset_alignment; a != 0 && address % a != 0)
-            return fmt::format("{}: the buffer bound to {} starts at {:#x}, which is not a multiple of "
+            return detail::message("{}: the buffer bound to {} starts at {:#x}, which is not a multiple of "
                                "{}.GuaranteedBaseOffsetAlignment = {}",
                                op, field, address, field, a);
     }
     const auto in_first = reinterpret_cast<std::uintptr_t>(input.data());
     const auto out_first = reinterpret_cast<std::uintptr_t>(output.data());
     if (!input.empty() && !output.empty() && in_first < out_first + output.size() && out_first < in_first + input.size())
-        return fmt::format("{}: the input buffer [{:#x}, +{}) and the output buffer [{:#x}, +{}) overlap; dmlref does "
+        return detail::message("{}: the input buffer [{:#x}, +{}) and the output buffer [{:#x}, +{}) overlap; dmlref does "
                            "not run in place",
                            op, in_first, input.size(), out_first, output.size());
     return std::nullopt;

@@ -2,7 +2,6 @@
 /// \file tensor_desc.hpp
 /// DML_BUFFER_TENSOR_DESC and DMLCalcBufferTensorSize.
 
-#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -60,7 +59,7 @@ inline std::vector<std::uint32_t> packed_strides(std::span<const std::uint32_t> 
     std::vector<std::uint32_t> strides(sizes.size());
     std::uint64_t stride = 1;
     for (std::size_t i = sizes.size(); i-- > 0;) {
-        strides[i] = static_cast<std::uint32_t>(std::min<std::uint64_t>(stride, 0xffff'ffffu));
+        strides[i] = static_cast<std::uint32_t>(stride < 0xffff'ffffu ? stride : 0xffff'ffffu);
         stride = detail::saturating_mul_add(stride, sizes[i], 0);
     }
     return strides;

@@ -75,19 +75,19 @@ inline std::optional<std::string> check_padding(std::string_view op, const layou
                                                 std::span<const std::ptrdiff_t> end) {
     if (auto message = check_views(op, in, out)) return message;
     if (static_cast<std::uint32_t>(mode) > static_cast<std::uint32_t>(padding_mode::wrap))
-        return fmt::format("{}: PaddingMode is {}; it must be CONSTANT (0), EDGE (1), REFLECTION (2), SYMMETRIC (3) "
+        return detail::message("{}: PaddingMode is {}; it must be CONSTANT (0), EDGE (1), REFLECTION (2), SYMMETRIC (3) "
                            "or WRAP (4)",
                            op, static_cast<std::uint32_t>(mode));
     for (std::size_t i = 0; i < in.rank; ++i) {
-        if (start[i] < 0) return fmt::format("{}: StartPadding[{}] is {}; pads may not be negative", op, i, start[i]);
-        if (end[i] < 0) return fmt::format("{}: EndPadding[{}] is {}; pads may not be negative", op, i, end[i]);
+        if (start[i] < 0) return detail::message("{}: StartPadding[{}] is {}; pads may not be negative", op, i, start[i]);
+        if (end[i] < 0) return detail::message("{}: EndPadding[{}] is {}; pads may not be negative", op, i, end[i]);
         if (out.extents[i] != in.extents[i] + start[i] + end[i])
-            return fmt::format("{}: OutputTensor.Sizes[{}] = {} should be InputTensor.Sizes[{}] + StartPadding[{}] + "
+            return detail::message("{}: OutputTensor.Sizes[{}] = {} should be InputTensor.Sizes[{}] + StartPadding[{}] + "
                                "EndPadding[{}] = {} + {} + {} = {}",
                                op, i, out.extents[i], i, i, i, in.extents[i], start[i], end[i],
                                in.extents[i] + start[i] + end[i]);
         if (mode == padding_mode::reflection && in.extents[i] == 1 && start[i] + end[i] > 0)
-            return fmt::format("{}: REFLECTION of InputTensor.Sizes[{}] = 1 with StartPadding[{}] = {} and "
+            return detail::message("{}: REFLECTION of InputTensor.Sizes[{}] = 1 with StartPadding[{}] = {} and "
                                "EndPadding[{}] = {}; reflecting one element has no defined result",
                                op, i, i, start[i], i, end[i]);
     }

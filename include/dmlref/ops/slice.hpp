@@ -36,19 +36,19 @@ inline std::optional<std::string> check_slice1(std::string_view op, const layout
                                                std::span<const std::ptrdiff_t> strides) {
     if (auto message = check_views(op, in, out)) return message;
     for (std::size_t i = 0; i < in.rank; ++i) {
-        if (strides[i] == 0) return fmt::format("{}: InputWindowStrides[{}] is 0; strides may not be 0", op, i);
+        if (strides[i] == 0) return detail::message("{}: InputWindowStrides[{}] is 0; strides may not be 0", op, i);
         if (sizes[i] < 1)
-            return fmt::format("{}: InputWindowSizes[{}] is {}; the input window must not be empty", op, i, sizes[i]);
+            return detail::message("{}: InputWindowSizes[{}] is {}; the input window must not be empty", op, i, sizes[i]);
         if (offsets[i] < 0)
-            return fmt::format("{}: InputWindowOffsets[{}] is {}; offsets may not be negative", op, i, offsets[i]);
+            return detail::message("{}: InputWindowOffsets[{}] is {}; offsets may not be negative", op, i, offsets[i]);
         if (offsets[i] + sizes[i] > in.extents[i])
-            return fmt::format("{}: InputWindowOffsets[{}] + InputWindowSizes[{}] = {} + {} = {} exceeds "
+            return detail::message("{}: InputWindowOffsets[{}] + InputWindowSizes[{}] = {} + {} = {} exceeds "
                                "InputTensor.Sizes[{}] = {}",
                                op, i, i, offsets[i], sizes[i], offsets[i] + sizes[i], i, in.extents[i]);
         const std::ptrdiff_t magnitude = strides[i] < 0 ? -strides[i] : strides[i];
         const std::ptrdiff_t most = 1 + (sizes[i] - 1) / magnitude;
         if (out.extents[i] > most)
-            return fmt::format("{}: OutputTensor.Sizes[{}] = {} exceeds the {} element(s) the window copies "
+            return detail::message("{}: OutputTensor.Sizes[{}] = {} exceeds the {} element(s) the window copies "
                                "(1 + (InputWindowSizes[{}] - 1) / |InputWindowStrides[{}]| = 1 + ({} - 1) / {})",
                                op, i, out.extents[i], most, i, i, sizes[i], magnitude);
     }
