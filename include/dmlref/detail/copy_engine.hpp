@@ -251,9 +251,8 @@ struct mover {
     /// (head < 0), `body` with ordinary stores.
     template <class One, class Body>
     static void with_lead_in(std::ptrdiff_t head, bool stream, std::ptrdiff_t& i, One&& one, Body&& body) noexcept {
-        if (head < 0) return body(false);
         for (; i < head; ++i) one();
-        body(stream);
+        body(stream && head >= 0); // one call site: the vector loop is compiled once
     }
 
     static void fill(std::byte* out, std::ptrdiff_t count, std::ptrdiff_t out_step, word value) noexcept {
