@@ -229,6 +229,10 @@ struct mover {
     template <std::size_t First, std::size_t... I> static vec every_second(vec a, vec b, std::index_sequence<I...>) noexcept {
         return __builtin_shufflevector(a, b, (First + 2 * I)...);
     }
+    /// every_second<0> when `b` starts one element early: the even lanes of a, then the odd ones of b.
+    template <std::size_t... I> static vec every_second_shifted(vec a, vec b, std::index_sequence<I...>) noexcept {
+        return __builtin_shufflevector(a, b, (2 * I + (2 * I >= static_cast<std::size_t>(lanes) ? 1 : 0))...);
+    }
     /// a0 b0 a1 b1 ... from lane `first` on: half of the interleave of a and b.
     template <std::size_t First, std::size_t... I> static vec zipped(vec a, vec b, std::index_sequence<I...>) noexcept {
         return __builtin_shufflevector(a, b, (First + I / 2 + (I % 2) * static_cast<std::size_t>(lanes))...);
@@ -314,11 +318,18 @@ struct mover {
     static void every_other(std::byte* out, const std::byte* in, std::ptrdiff_t count, bool stream = false) noexcept {
         std::ptrdiff_t i = 0;
 #if DMLREF_VECTOR_KERNELS
-        // Each step reads 2 * lanes elements; the last one it may read is in[2 * count - 2].
+        // Each step reads 2 * lanes elements; the last one it may read is in[2 * count - 2]. So the
+        // last step, when a whole one is left, reads its second half one element early: a scalar
+        // tail after streaming stores would write part of a line they left in flight.
         auto body = [&](bool s) {
             for (; i + lanes < count; i += lanes)
                 store_vec(out + i * w,
-                             every_second<0>(load_vec(in + 2 * i * w), load_vec(in + (2 * i + lanes) * w), lane_indices{}), s);
+                          every_second<0>(load_vec(in + 2 * i * w), load_vec(in + (2 * i + lanes) * w), lane_indices{}), s);
+            if (i + lanes == count) {
+                store_vec(out + i * w,
+                          every_second_shifted(load_vec(in + 2 * i * w), load_vec(in + (2 * i + lanes - 1) * w), lane_indices{}), s);
+                i = count;
+            }
         };
         with_lead_in(lead_in(stream, out, w, count), stream, i, [&] { store(out + i * w, load(in + 2 * i * w)); }, body);
 #endif
