@@ -707,13 +707,20 @@ template <std::size_t Width> struct row_kernels {
             move::template interleave<B>(out, in, row_step, count, stream, shuffle);
         }
     };
+    // Space to depth with 3 or 4 rows writes B * B output streams at once, through the cache: at
+    // DRAM sizes each row's lines are fetched two rows ahead, which hides part of the wait for the
+    // lines the stores must read first (DCR with block 3 at 64 MiB, f32 and 8-byte, 8 alternating
+    // runs: 0.61-0.73x memcpy without, 0.69-0.77x with; CRD unchanged at 0.80-0.85x).
     template <std::ptrdiff_t B> struct deinterleave {
-        std::ptrdiff_t row_step, count;
+        std::ptrdiff_t row_step, count, ahead;
         bool stream, shuffle;
         explicit deinterleave(const prepared_plan& p) noexcept
-            : row_step(second(p).out_stride * w), count(inner(p).extent),
+            : row_step(second(p).out_stride * w), count(inner(p).extent), ahead(B > 2 && p.stream ? 2 * count * w : 0),
               stream(B == 2 && p.stream), shuffle(B > 2 && has_byte_shuffle()) {}
         void operator()(std::byte* out, const std::byte* in) const noexcept {
+            if (ahead > 0)
+                for (std::ptrdiff_t k = 0; k < B; ++k)
+                    for (std::ptrdiff_t at = 0; at < count * w; at += 64) DMLREF_PREFETCH(out + k * row_step + ahead + at);
             move::template deinterleave<B>(out, row_step, in, count, stream, shuffle);
         }
     };
