@@ -66,6 +66,14 @@
 
 namespace dmlref::detail {
 
+/// A hint to fetch the line `offset` bytes from `base`. The address may lie outside every buffer (a
+/// row beyond the last): it is computed as an integer, never as a pointer, and a prefetch neither
+/// faults nor counts as an access.
+inline void prefetch(const std::byte* base, std::ptrdiff_t offset) noexcept {
+    const std::uintptr_t address = reinterpret_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(offset);
+    DMLREF_PREFETCH(reinterpret_cast<const void*>(address));
+}
+
 inline constexpr std::size_t max_plan_rank = 8;
 
 /// One run of output coordinates of an axis and how they map to input offsets.
@@ -720,7 +728,7 @@ template <std::size_t Width> struct row_kernels {
         void operator()(std::byte* out, const std::byte* in) const noexcept {
             if (ahead > 0)
                 for (std::ptrdiff_t k = 0; k < B; ++k)
-                    for (std::ptrdiff_t at = 0; at < count * w; at += 64) DMLREF_PREFETCH(out + k * row_step + ahead + at);
+                    for (std::ptrdiff_t at = 0; at < count * w; at += 64) prefetch(out, k * row_step + ahead + at);
             move::template deinterleave<B>(out, row_step, in, count, stream, shuffle);
         }
     };
@@ -736,7 +744,7 @@ template <std::size_t Width> struct row_kernels {
         const std::ptrdiff_t skip = ahead * in_step + p.first;
         for (; n > 0; --n, out += out_step, in += in_step) {
             if (n > ahead)
-                for (std::ptrdiff_t at = 0; at < p.span; at += 64) DMLREF_PREFETCH(in + skip + at);
+                for (std::ptrdiff_t at = 0; at < p.span; at += 64) prefetch(in, skip + at);
             kernel(out, in);
         }
     }
