@@ -821,17 +821,31 @@ inline void execute_rows(const prepared_plan& p, std::ptrdiff_t first_row, std::
         const bool base_fill = p.all_fill || (lead > 0 && fill_at[lead - 1]);
         const std::ptrdiff_t first = coord[lead];
         const std::ptrdiff_t end = last_row - done < lead_axis.extent - first ? first + (last_row - done) : lead_axis.extent;
-        if (lead_axis.single_affine() && !base_fill) {
-            const std::ptrdiff_t in_step = lead_axis.pieces[0].step * w, out_step = lead_axis.out_stride * w;
-            rows(p, plan.output + out_base * w + first * out_step,
-                 plan.input + (in_base + lead_axis.pieces[0].start) * w + first * in_step, end - first, out_step, in_step);
-        } else {
-            for (std::ptrdiff_t j = first; j < end; ++j) {
-                std::ptrdiff_t offset = 0;
-                const bool inside = input_offset(lead_axis, j, offset);
-                any_row(plan.output + (out_base + j * lead_axis.out_stride) * w, plan.input + (in_base + offset) * w,
-                        base_fill || !inside);
+        if (!base_fill) {
+            // Rows [first, end) piece by piece: the affine pieces (the whole axis, or the rows
+            // between pads) through the plan's row loop, fill and table rows one by one.
+            const std::ptrdiff_t out_step = lead_axis.out_stride * w;
+            std::ptrdiff_t j = first, piece_first = 0;
+            for (std::size_t n = 0; n < lead_axis.piece_count && j < end; ++n) {
+                const piece& pc = lead_axis.pieces[n];
+                const std::ptrdiff_t stop = piece_first + pc.count < end ? piece_first + pc.count : end;
+                if (j < stop && pc.how == piece::kind::affine) {
+                    rows(p, plan.output + out_base * w + j * out_step,
+                         plan.input + (in_base + pc.start + (j - piece_first) * pc.step) * w, stop - j, out_step,
+                         pc.step * w);
+                } else {
+                    for (std::ptrdiff_t r = j; r < stop; ++r) {
+                        const bool fill = pc.how == piece::kind::fill;
+                        const std::ptrdiff_t offset = fill ? 0 : pc.offsets[r - piece_first];
+                        any_row(plan.output + out_base * w + r * out_step, plan.input + (in_base + offset) * w, fill);
+                    }
+                }
+                j = stop > j ? stop : j;
+                piece_first += pc.count;
             }
+        } else {
+            for (std::ptrdiff_t j = first; j < end; ++j)
+                any_row(plan.output + (out_base + j * lead_axis.out_stride) * w, plan.input + in_base * w, true);
         }
         done += end - first;
         coord[lead] = 0;
