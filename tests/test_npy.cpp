@@ -166,7 +166,7 @@ TEST_CASE("npy: every prefix of a valid file is refused, never read past", "[npy
     }
 }
 
-TEST_CASE("npy: write and read files; a failed write leaves nothing", "[npy]") {
+TEST_CASE("npy: write and read files, and a failed write leaves nothing", "[npy]") {
     const auto dir = std::filesystem::temp_directory_path() / "dmlref_test_npy";
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);

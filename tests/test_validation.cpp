@@ -234,7 +234,7 @@ TEST_CASE("GuaranteedBaseOffsetAlignment must be 0 or a power of two at least th
     expect_valid(d);
 }
 
-TEST_CASE("an output must not broadcast or overlap itself; an input may", "[validation]") {
+TEST_CASE("an output must not broadcast or overlap itself, but an input may", "[validation]") {
     auto d = slice1();
     d.output_tensor = strided(data_type::float32, {1, 1, 2, 2}, {4, 4, 0, 1});
     expect_rejected(d, {"SLICE1: OutputTensor.Strides[2] is 0 with OutputTensor.Sizes[2] = 2",
