@@ -15,7 +15,8 @@
 /// runs, the interleave of depth to space and the de-interleave of space to depth (B = 2 to 4),
 /// gathers through padding tables, fills, and a plain strided loop for everything else. The
 /// kernels compilers do not vectorize at -O2 use 16-byte vector shuffles (GCC 12+, Clang), and
-/// interleaves of 3 or 4 rows SSSE3 byte shuffles where the processor has them (x86-64). Outputs
+/// interleaves of 3 or 4 rows SSSE3 byte shuffles or AVX-512 VBMI byte permutes where the processor
+/// has them (x86-64; VBMI with GCC). Outputs
 /// larger than the caches use streaming stores (x86-64), and rows far apart in inputs larger than
 /// the caches are prefetched a few rows ahead. Nothing allocates: scratch is O(rank).
 
@@ -178,6 +179,119 @@ DMLREF_TARGET_SSSE3 std::ptrdiff_t shuffled(std::byte* out, const std::byte* in,
 }
 #endif
 
+// With AVX-512 VBMI's two-table byte permute (vpermt2b), the same interleaves take 2 permutes per
+// 64 output bytes (3 for B = 4) instead of 4 times 5 (7) SSSE3 operations, and each output line is
+// one store, which can stream (depth to space at DRAM sizes, row_kernels::interleave). GCC turns
+// __builtin_shuffle with a variable control into vpermt2b; with other compilers the SSSE3 kernels
+// stay the widest. Like SSSE3, the kernels are compiled for the instructions (a target attribute)
+// and run where the processor reports them.
+#if DMLREF_BYTE_SHUFFLE_KERNELS && defined(__GNUC__) && !defined(__clang__)
+#define DMLREF_WIDE_SHUFFLE_KERNELS 1
+#define DMLREF_TARGET_VBMI __attribute__((target("avx512f,avx512bw,avx512vbmi")))
+#else
+#define DMLREF_WIDE_SHUFFLE_KERNELS 0
+#endif
+
+/// Whether the 64-byte permute kernels can run here (AVX-512 VBMI).
+inline bool has_wide_shuffle() noexcept {
+#if DMLREF_WIDE_SHUFFLE_KERNELS
+    return __builtin_cpu_supports("avx512vbmi");
+#else
+    return false;
+#endif
+}
+
+/// The widest byte-shuffle kernels for interleaves of 3 and 4 rows that can run here.
+enum class shuffles : std::uint8_t { none, ssse3, vbmi };
+inline shuffles shuffles_here() noexcept {
+    return has_wide_shuffle() ? shuffles::vbmi : has_byte_shuffle() ? shuffles::ssse3 : shuffles::none;
+}
+
+#if DMLREF_WIDE_SHUFFLE_KERNELS
+typedef unsigned char bytes64 __attribute__((vector_size(64)));
+typedef long long quads64 __attribute__((vector_size(64)));
+typedef char chars64 __attribute__((vector_size(64)));
+
+/// Permute controls, three per output vector j: [3j] takes bytes from inputs 0 and 1, [3j + 1]
+/// from inputs 2 and 3, [3j + 2] joins the two (for B = 3: the first and input 2 directly).
+using permute_controls = std::array<std::array<unsigned char, 64>, 12>;
+
+/// permuted()'s controls for B rows of `width`-byte elements: the same choice of lane i of output
+/// j as mover::controls_for(), in 64 bytes. Computed at run time, once per kernel (a constant
+/// expression would cost every translation unit its evaluation).
+inline permute_controls make_permute_controls(std::size_t b, bool zip, std::size_t width) noexcept {
+    const std::size_t n = 64 / width;
+    permute_controls controls{};
+    for (std::size_t j = 0; j < b; ++j)
+        for (std::size_t byte = 0; byte < 64; ++byte) {
+            const std::size_t i = byte / width, p = j * n + i, q = i * b + j;
+            const std::size_t from = zip ? p % b : q / n, lane = zip ? p / b : q % n;
+            const std::size_t at = lane * width + byte % width;
+            controls[3 * j][byte] = static_cast<unsigned char>(from < 2 ? from * 64 + at : 0);
+            controls[3 * j + 1][byte] = static_cast<unsigned char>(from >= 2 ? (from - 2) * 64 + at : 0);
+            controls[3 * j + 2][byte] = static_cast<unsigned char>(from < 2 ? byte : 64 + (b == 3 ? at : byte));
+        }
+    return controls;
+}
+
+/// The controls for every block (3, 4), direction and element width (1, 2, 4, 8), computed on
+/// first use: entry [zip][b - 3][log2 width].
+inline const permute_controls& permute_controls_for(std::size_t b, bool zip, std::size_t width) noexcept {
+    static const auto all = [] {
+        std::array<permute_controls, 16> table{};
+        for (std::size_t z = 0; z < 2; ++z)
+            for (std::size_t k = 0; k < 2; ++k)
+                for (std::size_t e = 0; e < 4; ++e) table[z * 8 + k * 4 + e] = make_permute_controls(k + 3, z == 1, std::size_t{1} << e);
+        return table;
+    }();
+    const std::size_t e = width == 1 ? 0 : width == 2 ? 1 : width == 4 ? 2 : 3;
+    return all[(zip ? 8 : 0) + (b - 3) * 4 + e];
+}
+
+/// shuffled() with 64-byte steps, for B = `b` rows (3 or 4) either way: one function for every
+/// block, direction and width. With `head` >= 0, streaming stores from element `head` on, where
+/// every output vector starts on a 64-byte boundary (the caller finds it). The elements before it
+/// take a step from element 0 whose stores are masked to them: no line is written both through
+/// the cache and around it.
+DMLREF_TARGET_VBMI inline std::ptrdiff_t permuted(std::byte* out, const std::byte* in, std::ptrdiff_t row_step, std::ptrdiff_t count,
+                                                  std::ptrdiff_t w, std::ptrdiff_t b, bool zip, const permute_controls& controls,
+                                                  std::ptrdiff_t head) noexcept {
+    // Input vector k of step x and output vector j, both ways: zip reads B rows and writes one.
+    const std::ptrdiff_t in_k = zip ? row_step : 64, in_x = zip ? w : b * w;
+    const std::ptrdiff_t out_j = zip ? 64 : row_step, out_x = zip ? b * w : w;
+    const std::ptrdiff_t lanes = 64 / w;
+    bytes64 control[12];
+    std::memcpy(&control, controls.data(), sizeof control);
+    const bool stream = head >= 0;
+    bool lead = head > 0;
+    std::ptrdiff_t x = 0;
+    for (; x + lanes <= count; x = lead ? head : x + lanes, lead = false) {
+        bytes64 v0, v1, v2;
+        std::memcpy(&v0, in + x * in_x, 64);
+        std::memcpy(&v1, in + in_k + x * in_x, 64);
+        std::memcpy(&v2, in + 2 * in_k + x * in_x, 64);
+        bytes64 v3 = v2;
+        if (b == 4) std::memcpy(&v3, in + 3 * in_k + x * in_x, 64);
+        for (std::ptrdiff_t j = 0; j < b; ++j) {
+            const bytes64 low = __builtin_shuffle(v0, v1, control[3 * j]);
+            const bytes64 part = b == 3 ? __builtin_shuffle(low, v2, control[3 * j + 2])
+                                        : __builtin_shuffle(low, __builtin_shuffle(v2, v3, control[3 * j + 1]), control[3 * j + 2]);
+            std::byte* to = out + j * out_j + x * out_x;
+            if (lead) { // bytes [0, head * out_x) of each output row
+                const std::ptrdiff_t keep = head * out_x - (zip ? j * 64 : 0);
+                const unsigned long long mask = keep >= 64 ? ~0ull : keep > 0 ? (1ull << keep) - 1 : 0;
+                __builtin_ia32_storedquqi512_mask(reinterpret_cast<char*>(to), reinterpret_cast<const chars64&>(part), mask);
+            } else if (stream) {
+                __builtin_ia32_movntdq512(reinterpret_cast<quads64*>(to), reinterpret_cast<const quads64&>(part));
+            } else {
+                std::memcpy(to, &part, 64);
+            }
+        }
+    }
+    return x;
+}
+#endif
+
 /// The inner kernels for Width-byte elements. Elements move through the same-width unsigned word
 /// (memcpy loads and stores: no aliasing questions, and compilers emit single moves). Pointers and
 /// steps are in bytes, counts in elements. No kernel touches a byte outside the elements it names.
@@ -248,13 +362,14 @@ struct mover {
     using lane_indices = std::make_index_sequence<static_cast<std::size_t>(16 / Width)>;
 #endif
 
-    /// With `stream`: how many steps of `step` bytes (at most `count`) take `out` to a 16-byte
-    /// boundary, or -1 when none does within 16 steps (then the run uses ordinary stores).
-    static std::ptrdiff_t lead_in(bool stream, const std::byte* out, std::ptrdiff_t step, std::ptrdiff_t count) noexcept {
+    /// With `stream`: how many steps of `step` bytes (at most `count`) take `out` to a `boundary`
+    /// (16 or 64 bytes), or -1 when none does within that many steps (then the run uses ordinary stores).
+    static std::ptrdiff_t lead_in(bool stream, const std::byte* out, std::ptrdiff_t step, std::ptrdiff_t count,
+                                  std::ptrdiff_t boundary = 16) noexcept {
         if (!stream) return 0;
         const auto address = reinterpret_cast<std::uintptr_t>(out);
-        for (std::ptrdiff_t k = 0; k < 16 && k <= count; ++k)
-            if ((address + static_cast<std::uintptr_t>(k * step)) % 16 == 0) return k;
+        for (std::ptrdiff_t k = 0; k < boundary && k <= count; ++k)
+            if ((address + static_cast<std::uintptr_t>(k * step)) % static_cast<std::uintptr_t>(boundary) == 0) return k;
         return -1;
     }
 
@@ -379,19 +494,29 @@ struct mover {
                 }
         return controls;
     }
-
 #endif
 
+    /// Element x of an interleave of N rows, and of its inverse: the scalar steps. N is a template
+    /// argument: with a loop over a run-time count, the tails alone took space to depth with block 3
+    /// (CRD, 64 MiB) from 0.85x memcpy to 0.70x.
+    template <std::ptrdiff_t N> static void zip_one(std::byte* out, const std::byte* in, std::ptrdiff_t row_step, std::ptrdiff_t x) noexcept {
+        for (std::ptrdiff_t k = 0; k < N; ++k) store(out + (x * N + k) * w, load(in + k * row_step + x * w));
+    }
+    template <std::ptrdiff_t N> static void deal_one(std::byte* out, std::ptrdiff_t row_step, const std::byte* in, std::ptrdiff_t x) noexcept {
+        for (std::ptrdiff_t k = 0; k < N; ++k) store(out + k * row_step + x * w, load(in + (x * N + k) * w));
+    }
+
     /// Interleaves B input rows `row_step` bytes apart: out[x * B + k] = in_k[x] (depth to space).
-    template <std::ptrdiff_t B>
+    /// With Pair, B is 2; otherwise B is `block`, 3 or 4 (one instantiation serves both), and
+    /// `stream` applies to the 64-byte permute kernel alone.
+    template <bool Pair>
     static void interleave(std::byte* out, const std::byte* in, std::ptrdiff_t row_step, std::ptrdiff_t count,
-                           bool stream, bool shuffle) noexcept {
+                           std::ptrdiff_t block, bool stream, shuffles level) noexcept {
+        const std::ptrdiff_t B = Pair ? 2 : block;
         std::ptrdiff_t x = 0;
-        auto one = [&] {
-            for (std::ptrdiff_t k = 0; k < B; ++k) store(out + (x * B + k) * w, load(in + k * row_step + x * w));
-        };
+        auto one = [&] { B == 2 ? zip_one<2>(out, in, row_step, x) : B == 3 ? zip_one<3>(out, in, row_step, x) : zip_one<4>(out, in, row_step, x); };
 #if DMLREF_VECTOR_KERNELS
-        if constexpr (B == 2) {
+        if constexpr (Pair) {
             auto body = [&](bool s) {
                 for (; x + lanes <= count; x += lanes) {
                     const vec a = load_vec(in + x * w), b = load_vec(in + row_step + x * w);
@@ -403,25 +528,35 @@ struct mover {
         }
 #endif
 #if DMLREF_BYTE_SHUFFLE_KERNELS
-        if constexpr (B > 2) {
-            static constexpr auto controls = controls_for<B, true>();
-            if (shuffle) x = shuffled<B, true>(out, in, row_step, count, w, controls);
+        if constexpr (!Pair) {
+#if DMLREF_WIDE_SHUFFLE_KERNELS
+            if (level == shuffles::vbmi) {
+                const std::ptrdiff_t head = stream ? lead_in(true, out, B * w, count, 64) : -1;
+                x = permuted(out, in, row_step, count, w, B, true, permute_controls_for(static_cast<std::size_t>(B), true, Width), head);
+            }
+#endif
+            static constexpr auto three = controls_for<3, true>();
+            static constexpr auto four = controls_for<4, true>();
+            if (level != shuffles::none)
+                x += B == 3 ? shuffled<3, true>(out + B * x * w, in + x * w, row_step, count - x, w, three)
+                            : shuffled<4, true>(out + B * x * w, in + x * w, row_step, count - x, w, four);
         }
 #endif
-        (void)shuffle;
+        (void)level;
         for (; x < count; ++x) one();
     }
 
-    /// De-interleaves into B output rows `row_step` bytes apart: out_k[x] = in[x * B + k] (space to depth).
-    template <std::ptrdiff_t B>
+    /// De-interleaves into B output rows `row_step` bytes apart: out_k[x] = in[x * B + k] (space to
+    /// depth). B as for interleave(), but for 3 and 4 rows `stream` does not apply: B * B output
+    /// rows are written at once, and streaming them measured slower (row_kernels::deinterleave).
+    template <bool Pair>
     static void deinterleave(std::byte* out, std::ptrdiff_t row_step, const std::byte* in, std::ptrdiff_t count,
-                             bool stream, bool shuffle) noexcept {
+                             std::ptrdiff_t block, bool stream, shuffles level) noexcept {
+        const std::ptrdiff_t B = Pair ? 2 : block;
         std::ptrdiff_t x = 0;
-        auto one = [&] {
-            for (std::ptrdiff_t k = 0; k < B; ++k) store(out + k * row_step + x * w, load(in + (x * B + k) * w));
-        };
+        auto one = [&] { B == 2 ? deal_one<2>(out, row_step, in, x) : B == 3 ? deal_one<3>(out, row_step, in, x) : deal_one<4>(out, row_step, in, x); };
 #if DMLREF_VECTOR_KERNELS
-        if constexpr (B == 2) {
+        if constexpr (Pair) {
             auto body = [&](bool s) {
                 for (; x + lanes <= count; x += lanes) {
                     const vec a = load_vec(in + 2 * x * w), b = load_vec(in + (2 * x + lanes) * w);
@@ -434,12 +569,19 @@ struct mover {
         }
 #endif
 #if DMLREF_BYTE_SHUFFLE_KERNELS
-        if constexpr (B > 2) {
-            static constexpr auto controls = controls_for<B, false>();
-            if (shuffle) x = shuffled<B, false>(out, in, row_step, count, w, controls);
+        if constexpr (!Pair) {
+#if DMLREF_WIDE_SHUFFLE_KERNELS
+            if (level == shuffles::vbmi)
+                x = permuted(out, in, row_step, count, w, B, false, permute_controls_for(static_cast<std::size_t>(B), false, Width), -1);
+#endif
+            static constexpr auto three = controls_for<3, false>();
+            static constexpr auto four = controls_for<4, false>();
+            if (level != shuffles::none)
+                x += B == 3 ? shuffled<3, false>(out + x * w, in + B * x * w, row_step, count - x, w, three)
+                            : shuffled<4, false>(out + x * w, in + B * x * w, row_step, count - x, w, four);
         }
 #endif
-        (void)shuffle;
+        (void)level;
         for (; x < count; ++x) one();
     }
 };
@@ -703,33 +845,46 @@ template <std::size_t Width> struct row_kernels {
             : out_step(inner(p).out_stride * w), in_step(inner(p).pieces[0].step * w), count(inner(p).extent) {}
         void operator()(std::byte* out, const std::byte* in) const noexcept { move::run(out, out_step, in, in_step, count); }
     };
-    // Interleaves of 2 rows, either way, stream at DRAM sizes (measured 1.0x memcpy rather than
-    // 0.85x at 64 MiB); interleaves of 3 and 4 rows measured slower with streaming stores, however
-    // their rows meet cache lines, and write through the cache.
-    template <std::ptrdiff_t B> struct interleave {
-        std::ptrdiff_t row_step, count;
-        bool stream, shuffle;
+    // Interleaves stream at DRAM sizes: those of 2 rows with 16-byte stores (measured 1.0x memcpy
+    // rather than 0.85x at 64 MiB), those of 3 and 4 rows with the 64-byte permute kernel's whole
+    // line stores alone (block 3 at 64 MiB, every width and order, 4 alternating runs: 0.72-0.81x
+    // memcpy with the 16-byte kernel, 0.86-0.95x with it). The 16-byte kernel writes through the cache:
+    // streaming its stores measured slower, 0.57-0.69x against 0.74-0.84x.
+    template <bool Pair> struct interleave {
+        std::ptrdiff_t row_step, count, block;
+        bool stream;
+        shuffles level;
         explicit interleave(const prepared_plan& p) noexcept
-            : row_step(inner(p).pieces[0].step * w), count(second(p).extent), stream(B == 2 && p.stream), shuffle(B > 2 && has_byte_shuffle()) {}
+            : row_step(inner(p).pieces[0].step * w), count(second(p).extent), block(p.block), stream(p.stream),
+              level(Pair ? shuffles::none : shuffles_here()) {}
         void operator()(std::byte* out, const std::byte* in) const noexcept {
-            move::template interleave<B>(out, in, row_step, count, stream, shuffle);
+            move::template interleave<Pair>(out, in, row_step, count, block, stream, level);
         }
     };
-    // Space to depth with 3 or 4 rows writes B * B output streams at once, through the cache: at
-    // DRAM sizes each row's lines are fetched two rows ahead, which hides part of the wait for the
-    // lines the stores must read first (DCR with block 3 at 64 MiB, f32 and 8-byte, 8 alternating
-    // runs: 0.61-0.73x memcpy without, 0.69-0.77x with; CRD unchanged at 0.80-0.85x).
-    template <std::ptrdiff_t B> struct deinterleave {
-        std::ptrdiff_t row_step, count, ahead;
-        bool stream, shuffle;
+    // Space to depth with 3 or 4 rows writes B * B output streams at once, through the cache:
+    // streaming them measured slower (DCR with block 3 at 64 MiB, 4 alternating runs: 0.51-0.58x
+    // memcpy streamed, 0.68-0.81x through the cache). At DRAM sizes each row's lines are fetched
+    // two rows ahead, which hides part of the wait for the lines the stores must read first
+    // (16-byte kernel, 8 alternating runs: 0.61-0.73x without, 0.69-0.77x with). There the 64-byte
+    // permute kernel runs only when the B output rows share their 64-byte phase; rows at different
+    // phases measured faster with the 16-byte kernel (CRD with block 3: 0.84-0.89x against 0.76-0.79x).
+    template <bool Pair> struct deinterleave {
+        std::ptrdiff_t row_step, count, block, ahead = 0;
+        bool stream;
+        shuffles level;
         explicit deinterleave(const prepared_plan& p) noexcept
-            : row_step(second(p).out_stride * w), count(inner(p).extent), ahead(B > 2 && p.stream ? 2 * count * w : 0),
-              stream(B == 2 && p.stream), shuffle(B > 2 && has_byte_shuffle()) {}
+            : row_step(second(p).out_stride * w), count(inner(p).extent), block(p.block), stream(Pair && p.stream),
+              level(Pair ? shuffles::none : shuffles_here()) {
+            if (!Pair && p.stream) {
+                ahead = 2 * count * w;
+                if (level == shuffles::vbmi && row_step % 64 != 0) level = shuffles::ssse3;
+            }
+        }
         void operator()(std::byte* out, const std::byte* in) const noexcept {
             if (ahead > 0)
-                for (std::ptrdiff_t k = 0; k < B; ++k)
+                for (std::ptrdiff_t k = 0; k < block; ++k)
                     for (std::ptrdiff_t at = 0; at < count * w; at += 64) prefetch(out, k * row_step + ahead + at);
-            move::template deinterleave<B>(out, row_step, in, count, stream, shuffle);
+            move::template deinterleave<Pair>(out, row_step, in, count, block, stream, level);
         }
     };
 
@@ -751,9 +906,9 @@ template <std::size_t Width> struct row_kernels {
     /// The row loop for the plan's inner shape.
     static rows_fn choose(const prepared_plan& p) noexcept {
         if (p.shape == inner_shape::interleave)
-            return p.block == 2 ? rows<interleave<2>> : p.block == 3 ? rows<interleave<3>> : rows<interleave<4>>;
+            return p.block == 2 ? rows<interleave<true>> : rows<interleave<false>>;
         if (p.shape == inner_shape::deinterleave)
-            return p.block == 2 ? rows<deinterleave<2>> : p.block == 3 ? rows<deinterleave<3>> : rows<deinterleave<4>>;
+            return p.block == 2 ? rows<deinterleave<true>> : rows<deinterleave<false>>;
         const axis_plan& in_axis = inner(p);
         if (!in_axis.single_affine()) return rows<any>;
         const std::ptrdiff_t in_step = in_axis.pieces[0].step;
