@@ -244,10 +244,9 @@ TEST_CASE("outputs of 16 MiB and more use streaming stores, from any alignment",
         // phase and end inside a cache line (block size 2 streams, 3 writes through the cache).
         space_to_depth1_desc{packed(f32, {1, 1, 1380, 3063}), packed(f32, {1, 9, 460, 1021}), 3,
                              depth_space_order::depth_column_row},
-        // Block size 3 with the 64-byte permute kernel, where the processor has it: depth to space
-        // streams each output row from its first 64-byte boundary, rows at every phase; space to
-        // depth writes through the cache, with it when its 3 rows share their 64-byte phase, as
-        // here (plane 1894976 bytes), with the 16-byte kernel otherwise (the case above).
+        // Depth to space with block size 3 through the 64-byte permute kernel, where the processor
+        // has it: each output row streams from its first 64-byte boundary, rows at every phase.
+        // Space to depth with rows that share their 64-byte phase (plane 1894976 bytes).
         depth_to_space1_desc{packed(f32, {1, 9, 500, 1001}), packed(f32, {1, 1, 1500, 3003}), 3,
                              depth_space_order::depth_column_row},
         depth_to_space1_desc{packed(data_type::uint8, {1, 9, 1000, 2001}), packed(data_type::uint8, {1, 1, 3000, 6003}), 3,

@@ -179,9 +179,10 @@ DMLREF_TARGET_SSSE3 std::ptrdiff_t shuffled(std::byte* out, const std::byte* in,
 }
 #endif
 
-// With AVX-512 VBMI's two-table byte permute (vpermt2b), the same interleaves take 2 permutes per
-// 64 output bytes (3 for B = 4) instead of 4 times 5 (7) SSSE3 operations, and each output line is
-// one store, which can stream (depth to space at DRAM sizes, row_kernels::interleave). GCC turns
+// With AVX-512 VBMI's two-table byte permute (vpermt2b), the interleaves of depth to space take 2
+// permutes per 64 output bytes (3 for B = 4) instead of 4 times 5 (7) SSSE3 operations, and each
+// output line is one store, which can stream at DRAM sizes (row_kernels::interleave). Space to
+// depth keeps the SSSE3 kernels: the 64-byte ones measured no faster for it. GCC turns
 // __builtin_shuffle with a variable control into vpermt2b; with other compilers the SSSE3 kernels
 // stay the widest. Like SSSE3, the kernels are compiled for the instructions (a target attribute)
 // and run where the processor reports them.
@@ -201,7 +202,7 @@ inline bool has_wide_shuffle() noexcept {
 #endif
 }
 
-/// The widest byte-shuffle kernels for interleaves of 3 and 4 rows that can run here.
+/// The widest byte-shuffle kernels for depth to space's interleaves of 3 and 4 rows that can run here.
 enum class shuffles : std::uint8_t { none, ssse3, vbmi };
 inline shuffles shuffles_here() noexcept {
     return has_wide_shuffle() ? shuffles::vbmi : has_byte_shuffle() ? shuffles::ssse3 : shuffles::none;
@@ -216,16 +217,15 @@ typedef char chars64 __attribute__((vector_size(64)));
 /// from inputs 2 and 3, [3j + 2] joins the two (for B = 3: the first and input 2 directly).
 using permute_controls = std::array<std::array<unsigned char, 64>, 12>;
 
-/// permuted()'s controls for B rows of `width`-byte elements: the same choice of lane i of output
-/// j as mover::controls_for(), in 64 bytes. Computed at run time, once per kernel (a constant
-/// expression would cost every translation unit its evaluation).
-inline permute_controls make_permute_controls(std::size_t b, bool zip, std::size_t width) noexcept {
+/// permuted()'s controls for b rows of `width`-byte elements: lane i of output j is input p % b,
+/// lane p / b, where p = j * lanes + i (as mover::controls_for() with Zip, in 64 bytes). Computed
+/// at run time, once (a constant expression would cost every translation unit its evaluation).
+inline permute_controls make_permute_controls(std::size_t b, std::size_t width) noexcept {
     const std::size_t n = 64 / width;
     permute_controls controls{};
     for (std::size_t j = 0; j < b; ++j)
         for (std::size_t byte = 0; byte < 64; ++byte) {
-            const std::size_t i = byte / width, p = j * n + i, q = i * b + j;
-            const std::size_t from = zip ? p % b : q / n, lane = zip ? p / b : q % n;
+            const std::size_t p = j * n + byte / width, from = p % b, lane = p / b;
             const std::size_t at = lane * width + byte % width;
             controls[3 * j][byte] = static_cast<unsigned char>(from < 2 ? from * 64 + at : 0);
             controls[3 * j + 1][byte] = static_cast<unsigned char>(from >= 2 ? (from - 2) * 64 + at : 0);
@@ -234,31 +234,27 @@ inline permute_controls make_permute_controls(std::size_t b, bool zip, std::size
     return controls;
 }
 
-/// The controls for every block (3, 4), direction and element width (1, 2, 4, 8), computed on
-/// first use: entry [zip][b - 3][log2 width].
-inline const permute_controls& permute_controls_for(std::size_t b, bool zip, std::size_t width) noexcept {
+/// The controls for every block (3, 4) and element width (1, 2, 4, 8), computed on first use:
+/// entry [b - 3][log2 width].
+inline const permute_controls& permute_controls_for(std::size_t b, std::size_t width) noexcept {
     static const auto all = [] {
-        std::array<permute_controls, 16> table{};
-        for (std::size_t z = 0; z < 2; ++z)
-            for (std::size_t k = 0; k < 2; ++k)
-                for (std::size_t e = 0; e < 4; ++e) table[z * 8 + k * 4 + e] = make_permute_controls(k + 3, z == 1, std::size_t{1} << e);
+        std::array<permute_controls, 8> table{};
+        for (std::size_t k = 0; k < 2; ++k)
+            for (std::size_t e = 0; e < 4; ++e) table[k * 4 + e] = make_permute_controls(k + 3, std::size_t{1} << e);
         return table;
     }();
     const std::size_t e = width == 1 ? 0 : width == 2 ? 1 : width == 4 ? 2 : 3;
-    return all[(zip ? 8 : 0) + (b - 3) * 4 + e];
+    return all[(b - 3) * 4 + e];
 }
 
-/// shuffled() with 64-byte steps, for B = `b` rows (3 or 4) either way: one function for every
-/// block, direction and width. With `head` >= 0, streaming stores from element `head` on, where
-/// every output vector starts on a 64-byte boundary (the caller finds it). The elements before it
-/// take a step from element 0 whose stores are masked to them: no line is written both through
-/// the cache and around it.
+/// shuffled<B, true>() with 64-byte steps, for b = 3 or 4 rows `row_step` bytes apart: one
+/// function for both blocks and every width `w`. With `head` >= 0, streaming stores from element
+/// `head` on, where every output vector starts on a 64-byte boundary (the caller finds it). The
+/// elements before it take a step from element 0 whose stores are masked to them: no line is
+/// written both through the cache and around it.
 DMLREF_TARGET_VBMI inline std::ptrdiff_t permuted(std::byte* out, const std::byte* in, std::ptrdiff_t row_step, std::ptrdiff_t count,
-                                                  std::ptrdiff_t w, std::ptrdiff_t b, bool zip, const permute_controls& controls,
+                                                  std::ptrdiff_t w, std::ptrdiff_t b, const permute_controls& controls,
                                                   std::ptrdiff_t head) noexcept {
-    // Input vector k of step x and output vector j, both ways: zip reads B rows and writes one.
-    const std::ptrdiff_t in_k = zip ? row_step : 64, in_x = zip ? w : b * w;
-    const std::ptrdiff_t out_j = zip ? 64 : row_step, out_x = zip ? b * w : w;
     const std::ptrdiff_t lanes = 64 / w;
     bytes64 control[12];
     std::memcpy(&control, controls.data(), sizeof control);
@@ -267,18 +263,18 @@ DMLREF_TARGET_VBMI inline std::ptrdiff_t permuted(std::byte* out, const std::byt
     std::ptrdiff_t x = 0;
     for (; x + lanes <= count; x = lead ? head : x + lanes, lead = false) {
         bytes64 v0, v1, v2;
-        std::memcpy(&v0, in + x * in_x, 64);
-        std::memcpy(&v1, in + in_k + x * in_x, 64);
-        std::memcpy(&v2, in + 2 * in_k + x * in_x, 64);
+        std::memcpy(&v0, in + x * w, 64);
+        std::memcpy(&v1, in + row_step + x * w, 64);
+        std::memcpy(&v2, in + 2 * row_step + x * w, 64);
         bytes64 v3 = v2;
-        if (b == 4) std::memcpy(&v3, in + 3 * in_k + x * in_x, 64);
+        if (b == 4) std::memcpy(&v3, in + 3 * row_step + x * w, 64);
         for (std::ptrdiff_t j = 0; j < b; ++j) {
             const bytes64 low = __builtin_shuffle(v0, v1, control[3 * j]);
             const bytes64 part = b == 3 ? __builtin_shuffle(low, v2, control[3 * j + 2])
                                         : __builtin_shuffle(low, __builtin_shuffle(v2, v3, control[3 * j + 1]), control[3 * j + 2]);
-            std::byte* to = out + j * out_j + x * out_x;
-            if (lead) { // bytes [0, head * out_x) of each output row
-                const std::ptrdiff_t keep = head * out_x - (zip ? j * 64 : 0);
+            std::byte* to = out + (b * x * w + j * 64);
+            if (lead) { // output bytes [0, head * b * w)
+                const std::ptrdiff_t keep = head * b * w - j * 64;
                 const unsigned long long mask = keep >= 64 ? ~0ull : keep > 0 ? (1ull << keep) - 1 : 0;
                 __builtin_ia32_storedquqi512_mask(reinterpret_cast<char*>(to), reinterpret_cast<const chars64&>(part), mask);
             } else if (stream) {
@@ -496,14 +492,11 @@ struct mover {
     }
 #endif
 
-    /// Element x of an interleave of N rows, and of its inverse: the scalar steps. N is a template
-    /// argument: with a loop over a run-time count, the tails alone took space to depth with block 3
-    /// (CRD, 64 MiB) from 0.85x memcpy to 0.70x.
+    /// Element x of an interleave of N rows: the scalar step. N is a template argument: with a loop
+    /// over a run-time count, the same tails took space to depth with block 3 (CRD, 64 MiB) from
+    /// 0.85x memcpy to 0.70x.
     template <std::ptrdiff_t N> static void zip_one(std::byte* out, const std::byte* in, std::ptrdiff_t row_step, std::ptrdiff_t x) noexcept {
         for (std::ptrdiff_t k = 0; k < N; ++k) store(out + (x * N + k) * w, load(in + k * row_step + x * w));
-    }
-    template <std::ptrdiff_t N> static void deal_one(std::byte* out, std::ptrdiff_t row_step, const std::byte* in, std::ptrdiff_t x) noexcept {
-        for (std::ptrdiff_t k = 0; k < N; ++k) store(out + k * row_step + x * w, load(in + (x * N + k) * w));
     }
 
     /// Interleaves B input rows `row_step` bytes apart: out[x * B + k] = in_k[x] (depth to space).
@@ -532,7 +525,7 @@ struct mover {
 #if DMLREF_WIDE_SHUFFLE_KERNELS
             if (level == shuffles::vbmi) {
                 const std::ptrdiff_t head = stream ? lead_in(true, out, B * w, count, 64) : -1;
-                x = permuted(out, in, row_step, count, w, B, true, permute_controls_for(static_cast<std::size_t>(B), true, Width), head);
+                x = permuted(out, in, row_step, count, w, B, permute_controls_for(static_cast<std::size_t>(B), Width), head);
             }
 #endif
             static constexpr auto three = controls_for<3, true>();
@@ -546,17 +539,16 @@ struct mover {
         for (; x < count; ++x) one();
     }
 
-    /// De-interleaves into B output rows `row_step` bytes apart: out_k[x] = in[x * B + k] (space to
-    /// depth). B as for interleave(), but for 3 and 4 rows `stream` does not apply: B * B output
-    /// rows are written at once, and streaming them measured slower (row_kernels::deinterleave).
-    template <bool Pair>
+    /// De-interleaves into B output rows `row_step` bytes apart: out_k[x] = in[x * B + k] (space to depth).
+    template <std::ptrdiff_t B>
     static void deinterleave(std::byte* out, std::ptrdiff_t row_step, const std::byte* in, std::ptrdiff_t count,
-                             std::ptrdiff_t block, bool stream, shuffles level) noexcept {
-        const std::ptrdiff_t B = Pair ? 2 : block;
+                             bool stream, bool shuffle) noexcept {
         std::ptrdiff_t x = 0;
-        auto one = [&] { B == 2 ? deal_one<2>(out, row_step, in, x) : B == 3 ? deal_one<3>(out, row_step, in, x) : deal_one<4>(out, row_step, in, x); };
+        auto one = [&] {
+            for (std::ptrdiff_t k = 0; k < B; ++k) store(out + k * row_step + x * w, load(in + (x * B + k) * w));
+        };
 #if DMLREF_VECTOR_KERNELS
-        if constexpr (Pair) {
+        if constexpr (B == 2) {
             auto body = [&](bool s) {
                 for (; x + lanes <= count; x += lanes) {
                     const vec a = load_vec(in + 2 * x * w), b = load_vec(in + (2 * x + lanes) * w);
@@ -569,19 +561,12 @@ struct mover {
         }
 #endif
 #if DMLREF_BYTE_SHUFFLE_KERNELS
-        if constexpr (!Pair) {
-#if DMLREF_WIDE_SHUFFLE_KERNELS
-            if (level == shuffles::vbmi)
-                x = permuted(out, in, row_step, count, w, B, false, permute_controls_for(static_cast<std::size_t>(B), false, Width), -1);
-#endif
-            static constexpr auto three = controls_for<3, false>();
-            static constexpr auto four = controls_for<4, false>();
-            if (level != shuffles::none)
-                x += B == 3 ? shuffled<3, false>(out + x * w, in + B * x * w, row_step, count - x, w, three)
-                            : shuffled<4, false>(out + x * w, in + B * x * w, row_step, count - x, w, four);
+        if constexpr (B > 2) {
+            static constexpr auto controls = controls_for<B, false>();
+            if (shuffle) x = shuffled<B, false>(out, in, row_step, count, w, controls);
         }
 #endif
-        (void)level;
+        (void)shuffle;
         for (; x < count; ++x) one();
     }
 };
@@ -861,30 +846,21 @@ template <std::size_t Width> struct row_kernels {
             move::template interleave<Pair>(out, in, row_step, count, block, stream, level);
         }
     };
-    // Space to depth with 3 or 4 rows writes B * B output streams at once, through the cache:
-    // streaming them measured slower (DCR with block 3 at 64 MiB, 4 alternating runs: 0.51-0.58x
-    // memcpy streamed, 0.68-0.81x through the cache). At DRAM sizes each row's lines are fetched
-    // two rows ahead, which hides part of the wait for the lines the stores must read first
-    // (16-byte kernel, 8 alternating runs: 0.61-0.73x without, 0.69-0.77x with). There the 64-byte
-    // permute kernel runs only when the B output rows share their 64-byte phase; rows at different
-    // phases measured faster with the 16-byte kernel (CRD with block 3: 0.84-0.89x against 0.76-0.79x).
-    template <bool Pair> struct deinterleave {
-        std::ptrdiff_t row_step, count, block, ahead = 0;
-        bool stream;
-        shuffles level;
+    // Space to depth with 3 or 4 rows writes B * B output streams at once, through the cache: at
+    // DRAM sizes each row's lines are fetched two rows ahead, which hides part of the wait for the
+    // lines the stores must read first (DCR with block 3 at 64 MiB, f32 and 8-byte, 8 alternating
+    // runs: 0.61-0.73x memcpy without, 0.69-0.77x with; CRD unchanged at 0.80-0.85x).
+    template <std::ptrdiff_t B> struct deinterleave {
+        std::ptrdiff_t row_step, count, ahead;
+        bool stream, shuffle;
         explicit deinterleave(const prepared_plan& p) noexcept
-            : row_step(second(p).out_stride * w), count(inner(p).extent), block(p.block), stream(Pair && p.stream),
-              level(Pair ? shuffles::none : shuffles_here()) {
-            if (!Pair && p.stream) {
-                ahead = 2 * count * w;
-                if (level == shuffles::vbmi && row_step % 64 != 0) level = shuffles::ssse3;
-            }
-        }
+            : row_step(second(p).out_stride * w), count(inner(p).extent), ahead(B > 2 && p.stream ? 2 * count * w : 0),
+              stream(B == 2 && p.stream), shuffle(B > 2 && has_byte_shuffle()) {}
         void operator()(std::byte* out, const std::byte* in) const noexcept {
             if (ahead > 0)
-                for (std::ptrdiff_t k = 0; k < block; ++k)
+                for (std::ptrdiff_t k = 0; k < B; ++k)
                     for (std::ptrdiff_t at = 0; at < count * w; at += 64) prefetch(out, k * row_step + ahead + at);
-            move::template deinterleave<Pair>(out, row_step, in, count, block, stream, level);
+            move::template deinterleave<B>(out, row_step, in, count, stream, shuffle);
         }
     };
 
@@ -908,7 +884,7 @@ template <std::size_t Width> struct row_kernels {
         if (p.shape == inner_shape::interleave)
             return p.block == 2 ? rows<interleave<true>> : rows<interleave<false>>;
         if (p.shape == inner_shape::deinterleave)
-            return p.block == 2 ? rows<deinterleave<true>> : rows<deinterleave<false>>;
+            return p.block == 2 ? rows<deinterleave<2>> : p.block == 3 ? rows<deinterleave<3>> : rows<deinterleave<4>>;
         const axis_plan& in_axis = inner(p);
         if (!in_axis.single_affine()) return rows<any>;
         const std::ptrdiff_t in_step = in_axis.pieces[0].step;
