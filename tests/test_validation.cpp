@@ -5,6 +5,8 @@
 
 #include <dmlref/dmlref.hpp>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <limits>
@@ -600,4 +602,21 @@ TEST_CASE("pad over views checks pads, sizes and mode", "[validation][views]") {
     CHECK_THROWS_WITH((pad<double, 2>(row.view(), padded_row.view(), padding_mode::reflection, 0.0, {1, 0}, {1, 0})),
                       Contains("pad: REFLECTION of InputTensor.Sizes[0] = 1"));
     CHECK_NOTHROW((pad<double, 2>(row.view(), padded_row.view(), padding_mode::edge, 0.0, {1, 0}, {1, 0})));
+}
+
+TEST_CASE("messages fill their fields as fmt::format does", "[validation]") {
+    using detail::format_message;
+    const std::string text = "InputTensor";
+    // Every kind of argument the messages pass, at its extremes, in both fields they use.
+    CHECK(format_message("{}: {}.Sizes[{}] = {}", {std::string_view("SLICE1"), text, std::size_t{2}, 0u}) ==
+          fmt::format("{}: {}.Sizes[{}] = {}", "SLICE1", text, std::size_t{2}, 0u));
+    for (const std::int64_t v : {std::int64_t{0}, std::int64_t{-1}, std::int64_t{9}, std::int64_t{-10},
+                                 std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()})
+        CHECK(format_message("[{}] [{:#x}]", {v, v}) == fmt::format("[{}] [{:#x}]", v, v));
+    for (const std::uint64_t v : {std::uint64_t{0}, std::uint64_t{0x1f}, std::numeric_limits<std::uint64_t>::max()})
+        CHECK(format_message("{:#x}, +{})", {v, v}) == fmt::format("{:#x}, +{})", v, v));
+    CHECK(format_message("{}{}", {"", std::int32_t{-7}}) == "-7");
+    CHECK(format_message("no fields", {}) == "no fields");
+    // More fields than arguments (a bug fmt's compile-time check rules out): the rest is kept as written.
+    CHECK(format_message("{} and {}", {1}) == "1 and {}");
 }

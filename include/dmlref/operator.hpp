@@ -20,8 +20,6 @@
 #include <variant>
 #include <vector>
 
-#include <fmt/core.h>
-
 #include "data_type.hpp"
 #include "error.hpp"
 #include "ops/depth_space.hpp"
