@@ -68,6 +68,28 @@ slice1_desc row_slice(data_type type, std::uint32_t rows, std::uint32_t in_n, st
     return {packed(type, {rows, in_n}), packed(type, {rows, n}), {0, offset}, {rows, window}, {1, stride}};
 }
 
+/// Holds the engine to one byte-shuffle kernel level for the guard's life.
+struct shuffle_level {
+    explicit shuffle_level(detail::shuffles level) noexcept { detail::shuffles_allowed() = level; }
+    ~shuffle_level() { detail::shuffles_allowed() = detail::shuffles::vbmi; }
+    shuffle_level(const shuffle_level&) = delete;
+    shuffle_level& operator=(const shuffle_level&) = delete;
+};
+
+/// `body()` once per byte-shuffle kernel level this processor has (scalar, SSSE3, AVX-512 VBMI),
+/// the engine held to it: a machine with the widest kernels also tests the narrower ones, which
+/// are the widest on processors without them.
+template <class Body> void at_every_shuffle_level(Body body) {
+    const detail::shuffles found = detail::shuffles_here();
+    for (const auto level : {detail::shuffles::none, detail::shuffles::ssse3, detail::shuffles::vbmi}) {
+        if (level > found) break;
+        const shuffle_level held(level);
+        CAPTURE(static_cast<int>(level));
+        REQUIRE(detail::shuffles_here() == level);
+        body();
+    }
+}
+
 } // namespace
 
 TEST_CASE("contiguous runs of every length and width are copied", "[engine]") {
@@ -113,29 +135,33 @@ TEST_CASE("other strides, and runs that stop short of their window", "[engine]")
 }
 
 TEST_CASE("depth to space interleaves B rows for every block size, order, width and odd widths", "[engine]") {
-    for (data_type type : width_types)
-        for (std::uint32_t b : {1u, 2u, 3u, 4u, 5u})
-            for (auto order : {depth_space_order::depth_column_row, depth_space_order::column_row_depth})
-                for (std::uint32_t w : {1u, 3u, 4u, 7u, 9u, 17u, 33u, 65u, 83u, 130u}) {
-                    CAPTURE(to_string(type), b, static_cast<int>(order), w);
-                    const std::vector<std::uint32_t> in{2, 2 * b * b, 3, w}, out{2, 2, 3 * b, w * b};
-                    const operator_desc d = depth_to_space1_desc{packed(type, in), packed(type, out), b, order};
-                    matches_naive(d);
-                    if (b >= 2 && b <= 4 && w > 1) CHECK(shape_of(d) == inner_shape::interleave);
-                }
+    at_every_shuffle_level([] {
+        for (data_type type : width_types)
+            for (std::uint32_t b : {1u, 2u, 3u, 4u, 5u})
+                for (auto order : {depth_space_order::depth_column_row, depth_space_order::column_row_depth})
+                    for (std::uint32_t w : {1u, 3u, 4u, 7u, 9u, 17u, 33u, 65u, 83u, 130u}) {
+                        CAPTURE(to_string(type), b, static_cast<int>(order), w);
+                        const std::vector<std::uint32_t> in{2, 2 * b * b, 3, w}, out{2, 2, 3 * b, w * b};
+                        const operator_desc d = depth_to_space1_desc{packed(type, in), packed(type, out), b, order};
+                        matches_naive(d);
+                        if (b >= 2 && b <= 4 && w > 1) CHECK(shape_of(d) == inner_shape::interleave);
+                    }
+    });
 }
 
 TEST_CASE("space to depth de-interleaves into B rows for every block size, order, width and odd widths", "[engine]") {
-    for (data_type type : width_types)
-        for (std::uint32_t b : {1u, 2u, 3u, 4u, 5u})
-            for (auto order : {depth_space_order::depth_column_row, depth_space_order::column_row_depth})
-                for (std::uint32_t w : {1u, 3u, 4u, 7u, 9u, 17u, 33u, 65u, 83u, 130u}) {
-                    CAPTURE(to_string(type), b, static_cast<int>(order), w);
-                    const std::vector<std::uint32_t> in{2, 3, 2 * b, w * b}, out{2, 3 * b * b, 2, w};
-                    const operator_desc d = space_to_depth1_desc{packed(type, in), packed(type, out), b, order};
-                    matches_naive(d);
-                    if (b >= 2 && b <= 4 && w > 1) CHECK(shape_of(d) == inner_shape::deinterleave);
-                }
+    at_every_shuffle_level([] {
+        for (data_type type : width_types)
+            for (std::uint32_t b : {1u, 2u, 3u, 4u, 5u})
+                for (auto order : {depth_space_order::depth_column_row, depth_space_order::column_row_depth})
+                    for (std::uint32_t w : {1u, 3u, 4u, 7u, 9u, 17u, 33u, 65u, 83u, 130u}) {
+                        CAPTURE(to_string(type), b, static_cast<int>(order), w);
+                        const std::vector<std::uint32_t> in{2, 3, 2 * b, w * b}, out{2, 3 * b * b, 2, w};
+                        const operator_desc d = space_to_depth1_desc{packed(type, in), packed(type, out), b, order};
+                        matches_naive(d);
+                        if (b >= 2 && b <= 4 && w > 1) CHECK(shape_of(d) == inner_shape::deinterleave);
+                    }
+    });
 }
 
 TEST_CASE("depth/space with padded-row inputs and outputs and with a permuted output layout", "[engine]") {
@@ -246,7 +272,8 @@ TEST_CASE("outputs of 16 MiB and more use streaming stores, from any alignment",
                              depth_space_order::depth_column_row},
         // Depth to space with block size 3 through the 64-byte permute kernel, where the processor
         // has it: each output row streams from its first 64-byte boundary, rows at every phase.
-        // Space to depth with rows that share their 64-byte phase (plane 1894976 bytes).
+        // Space to depth with block size 3 and rows that share their 64-byte phase (plane
+        // 1894976 bytes): its 16-byte kernel writes through the cache at this size.
         depth_to_space1_desc{packed(f32, {1, 9, 500, 1001}), packed(f32, {1, 1, 1500, 3003}), 3,
                              depth_space_order::depth_column_row},
         depth_to_space1_desc{packed(data_type::uint8, {1, 9, 1000, 2001}), packed(data_type::uint8, {1, 1, 3000, 6003}), 3,
@@ -268,6 +295,14 @@ TEST_CASE("outputs of 16 MiB and more use streaming stores, from any alignment",
         plan.width = std::visit([](const auto& x) { return element_size(x.output_tensor.data_type); }, d);
         CHECK(detail::prepare(plan).stream == (DMLREF_STREAM_STORES == 1));
         matches_naive(d);
+    }
+    // The depth-to-space cases at block size 3 again with each narrower kernel level: SSSE3 (whole
+    // rows of 16-byte steps, through the cache, where VBMI would stream) and the scalar loops.
+    for (const auto level : {detail::shuffles::none, detail::shuffles::ssse3}) {
+        if (level >= detail::shuffles_here()) break;
+        const shuffle_level held(level);
+        CAPTURE(static_cast<int>(level));
+        for (const std::size_t k : {3u, 4u}) matches_naive(descs[k]);
     }
 }
 

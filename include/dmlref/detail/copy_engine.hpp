@@ -202,10 +202,21 @@ inline bool has_wide_shuffle() noexcept {
 #endif
 }
 
-/// The widest byte-shuffle kernels for depth to space's interleaves of 3 and 4 rows that can run here.
+/// Byte-shuffle kernel levels, narrowest first: none (scalar loops), SSSE3, AVX-512 VBMI.
 enum class shuffles : std::uint8_t { none, ssse3, vbmi };
+
+/// The widest level the engine may choose; all of them unless lowered. Lowering it runs the
+/// narrower kernels on a processor that has wider ones, as on processors without them: the tests
+/// use it to reach every kernel on any machine. Not synchronised: change it while no copy runs.
+inline shuffles& shuffles_allowed() noexcept {
+    static shuffles allowed = shuffles::vbmi;
+    return allowed;
+}
+
+/// The widest byte-shuffle kernels that can run here and are allowed.
 inline shuffles shuffles_here() noexcept {
-    return has_wide_shuffle() ? shuffles::vbmi : has_byte_shuffle() ? shuffles::ssse3 : shuffles::none;
+    const shuffles found = has_wide_shuffle() ? shuffles::vbmi : has_byte_shuffle() ? shuffles::ssse3 : shuffles::none;
+    return found < shuffles_allowed() ? found : shuffles_allowed();
 }
 
 #if DMLREF_WIDE_SHUFFLE_KERNELS
@@ -855,7 +866,7 @@ template <std::size_t Width> struct row_kernels {
         bool stream, shuffle;
         explicit deinterleave(const prepared_plan& p) noexcept
             : row_step(second(p).out_stride * w), count(inner(p).extent), ahead(B > 2 && p.stream ? 2 * count * w : 0),
-              stream(B == 2 && p.stream), shuffle(B > 2 && has_byte_shuffle()) {}
+              stream(B == 2 && p.stream), shuffle(B > 2 && shuffles_here() != shuffles::none) {}
         void operator()(std::byte* out, const std::byte* in) const noexcept {
             if (ahead > 0)
                 for (std::ptrdiff_t k = 0; k < B; ++k)
