@@ -292,10 +292,10 @@ inline std::optional<std::string> check_tensor(std::string_view op, operator_typ
     const auto dt = static_cast<std::uint32_t>(t.data_type);
     if (t.data_type == data_type::unknown || element_bits(t.data_type) == 0)
         return detail::message("{}: {}.DataType is {}; it must be a DML_TENSOR_DATA_TYPE other than UNKNOWN (1 to 13)",
-                           op, field, dt);
+                               op, field, dt);
     if (!supports_data_type(type, level, t.data_type))
         return detail::message("{}: {}.DataType {} is not supported at feature level {} (supported: {})", op, field,
-                           to_string(t.data_type), to_string(level), supported_types_text(type, level));
+                               to_string(t.data_type), to_string(level), supported_types_text(type, level));
     const auto flags = static_cast<std::uint32_t>(t.flags);
     if ((flags & ~1u) != 0)
         return detail::message("{}: {}.Flags is {:#x}; the only flag is OWNED_BY_DML (0x1)", op, field, flags);
@@ -305,26 +305,28 @@ inline std::optional<std::string> check_tensor(std::string_view op, operator_typ
     const std::size_t dims = t.sizes.size();
     if (dims < low || dims > high)
         return detail::message("{}: {} has {} dimensions (DimensionCount); {} takes {} at feature level {}", op, field,
-                           dims, op, low == high ? detail::message("{}", low) : detail::message("{} to {}", low, high),
-                           to_string(level));
+                               dims, op,
+                               low == high ? detail::message("{}", low) : detail::message("{} to {}", low, high),
+                               to_string(level));
     for (std::size_t i = 0; i < dims; ++i)
         if (t.sizes[i] == 0)
             return detail::message("{}: {}.Sizes[{}] is 0; a size of zero is invalid in DirectML", op, field, i);
     if (t.strides && t.strides->size() != dims)
         return detail::message("{}: {}.Strides has {} entries; {}.Sizes has {}", op, field, t.strides->size(), field,
-                           dims);
+                               dims);
     if (const std::uint64_t count = element_count(t.sizes); count > max_element_count)
         return detail::message("{}: {}.Sizes {} hold {} elements; DirectML allows at most {} (2^32 - 1)", op, field,
-                           extents_text(t.sizes),
-                           count == UINT64_MAX ? std::string("more than 2^64") : std::to_string(count), max_element_count);
+                               extents_text(t.sizes),
+                               count == UINT64_MAX ? std::string("more than 2^64") : std::to_string(count),
+                               max_element_count);
     if (const std::uint64_t needed = calc_buffer_tensor_size(t); t.total_tensor_size_in_bytes < needed)
         return detail::message("{}: {}.TotalTensorSizeInBytes = {} is less than DMLCalcBufferTensorSize = {}", op, field,
-                           t.total_tensor_size_in_bytes, needed);
+                               t.total_tensor_size_in_bytes, needed);
     if (const std::uint32_t a = t.guaranteed_base_offset_alignment;
         a != 0 && (!std::has_single_bit(a) || a < element_size(t.data_type)))
         return detail::message("{}: {}.GuaranteedBaseOffsetAlignment = {} must be 0 or a power of two no smaller than "
-                           "the element size ({})",
-                           op, field, a, element_size(t.data_type));
+                               "the element size ({})",
+                               op, field, a, element_size(t.data_type));
     return check_layout(op, field, layout_of(t), is_output);
 }
 
@@ -334,7 +336,7 @@ std::optional<std::string> check_length(std::string_view op, std::string_view fi
                                         std::size_t dims) {
     if (array.size() == dims) return std::nullopt;
     return detail::message("{}: {} has {} entries; DimensionCount (the tensors' dimension count) is {}", op, field,
-                       array.size(), dims);
+                           array.size(), dims);
 }
 
 template <class Array> std::array<std::ptrdiff_t, max_plan_rank> signed_array(const Array& values) noexcept {
@@ -350,12 +352,12 @@ inline std::optional<std::string> check_slice_v0(const slice_desc& d, const layo
             return detail::message("SLICE: Strides[{}] is 0; dmlref rejects zero strides (DirectML defines none)", i);
         if (d.sizes[i] != static_cast<std::uint64_t>(out.extents[i]))
             return detail::message("SLICE: Sizes[{}] = {} differs from OutputTensor.Sizes[{}] = {}; they must match", i,
-                               d.sizes[i], i, out.extents[i]);
+                                   d.sizes[i], i, out.extents[i]);
         const std::uint64_t last = saturating_mul_add(d.sizes[i] - 1u, d.strides[i], d.offsets[i]);
         if (last >= static_cast<std::uint64_t>(in.extents[i]))
             return detail::message("SLICE: Offsets[{}] + (Sizes[{}] - 1) * Strides[{}] = {} + ({} - 1) * {} = {} is outside "
-                               "InputTensor.Sizes[{}] = {} (out-of-bounds reads are not permitted)",
-                               i, i, i, d.offsets[i], d.sizes[i], d.strides[i], last, i, in.extents[i]);
+                                   "InputTensor.Sizes[{}] = {} (out-of-bounds reads are not permitted)",
+                                   i, i, i, d.offsets[i], d.sizes[i], d.strides[i], last, i, in.extents[i]);
     }
     return std::nullopt;
 }
@@ -389,16 +391,16 @@ template <class Desc> std::optional<std::string> check_desc(const Desc& d, featu
     const std::string_view op = to_string(type);
     if (level < introduced_in(type))
         return detail::message("{}: not available at feature level {}; it was introduced in feature level {}", op,
-                           to_string(level), to_string(introduced_in(type)));
+                               to_string(level), to_string(introduced_in(type)));
     if (auto m = check_tensor(op, type, level, "InputTensor", d.input_tensor, false)) return m;
     if (auto m = check_tensor(op, type, level, "OutputTensor", d.output_tensor, true)) return m;
     if (d.output_tensor.data_type != d.input_tensor.data_type)
         return detail::message("{}: OutputTensor.DataType {} differs from InputTensor.DataType {}; they must match", op,
-                           to_string(d.output_tensor.data_type), to_string(d.input_tensor.data_type));
+                               to_string(d.output_tensor.data_type), to_string(d.input_tensor.data_type));
     const std::size_t dims = d.input_tensor.sizes.size();
     if (d.output_tensor.sizes.size() != dims)
         return detail::message("{}: OutputTensor has {} dimensions; InputTensor has {}; they must match", op,
-                           d.output_tensor.sizes.size(), dims);
+                               d.output_tensor.sizes.size(), dims);
     const layout in = layout_of(d.input_tensor), out = layout_of(d.output_tensor);
 
     if constexpr (is_depth_space_v<Desc>) {
@@ -420,8 +422,8 @@ template <class Desc> std::optional<std::string> check_desc(const Desc& d, featu
         const auto mode = static_cast<std::uint32_t>(d.padding_mode);
         if (mode > 4)
             return detail::message("{}: PaddingMode is {}; it must be CONSTANT (0), EDGE (1), REFLECTION (2), "
-                               "SYMMETRIC (3) or WRAP (4)",
-                               op, mode);
+                                   "SYMMETRIC (3) or WRAP (4)",
+                                   op, mode);
         if (d.padding_mode == padding_mode::symmetric && level < feature_level::fl_3_0)
             return detail::message("{}: PaddingMode SYMMETRIC needs feature level 3_0; this is {}", op, to_string(level));
         if (d.padding_mode == padding_mode::wrap && level < feature_level::fl_6_4)
@@ -429,7 +431,7 @@ template <class Desc> std::optional<std::string> check_desc(const Desc& d, featu
         if constexpr (std::is_same_v<Desc, padding1_desc>)
             if (d.padding_value_data_type != d.output_tensor.data_type)
                 return detail::message("{}: PaddingValueDataType {} differs from OutputTensor.DataType {}; they must match",
-                                   op, to_string(d.padding_value_data_type), to_string(d.output_tensor.data_type));
+                                       op, to_string(d.padding_value_data_type), to_string(d.output_tensor.data_type));
         if (auto m = check_length(op, "StartPadding", d.start_padding, dims)) return m;
         if (auto m = check_length(op, "EndPadding", d.end_padding, dims)) return m;
         const auto start = signed_array(d.start_padding), end = signed_array(d.end_padding);
@@ -507,19 +509,19 @@ inline std::optional<std::string> check_buffers(std::string_view op, const buffe
         const auto& [desc, buffer] = binding;
         if (buffer.size() < desc->total_tensor_size_in_bytes)
             return detail::message("{}: the buffer bound to {} has {} bytes; {}.TotalTensorSizeInBytes is {}", op, field,
-                               buffer.size(), field, desc->total_tensor_size_in_bytes);
+                                   buffer.size(), field, desc->total_tensor_size_in_bytes);
         const auto address = reinterpret_cast<std::uintptr_t>(buffer.data());
         if (const std::uint32_t a = desc->guaranteed_base_offset_alignment; a != 0 && address % a != 0)
             return detail::message("{}: the buffer bound to {} starts at {:#x}, which is not a multiple of "
-                               "{}.GuaranteedBaseOffsetAlignment = {}",
-                               op, field, address, field, a);
+                                   "{}.GuaranteedBaseOffsetAlignment = {}",
+                                   op, field, address, field, a);
     }
     const auto in_first = reinterpret_cast<std::uintptr_t>(input.data());
     const auto out_first = reinterpret_cast<std::uintptr_t>(output.data());
     if (!input.empty() && !output.empty() && in_first < out_first + output.size() && out_first < in_first + input.size())
         return detail::message("{}: the input buffer [{:#x}, +{}) and the output buffer [{:#x}, +{}) overlap; dmlref does "
-                           "not run in place",
-                           op, in_first, input.size(), out_first, output.size());
+                               "not run in place",
+                               op, in_first, input.size(), out_first, output.size());
     return std::nullopt;
 }
 

@@ -127,8 +127,8 @@ inline std::optional<std::string> check_layout(std::string_view op, std::string_
         if (l.extents[i] == 1) continue;
         if (l.strides[i] == 0)
             return detail::message("{}: {}.Strides[{}] is 0 with {}.Sizes[{}] = {}; an output must not broadcast "
-                               "(two coordinates would write one element)",
-                               op, field, i, field, i, l.extents[i]);
+                                   "(two coordinates would write one element)",
+                                   op, field, i, field, i, l.extents[i]);
         order[n++] = i;
     }
     auto magnitude = [&](std::size_t i) { return l.strides[i] < 0 ? -l.strides[i] : l.strides[i]; };
@@ -141,8 +141,8 @@ inline std::optional<std::string> check_layout(std::string_view op, std::string_
         const auto m = static_cast<std::uint64_t>(magnitude(i));
         if (m <= reach)
             return detail::message("{}: {}.Strides[{}] = {} overlaps the smaller strides of {} (they reach {} elements); "
-                               "an output must not map two coordinates to one element",
-                               op, field, i, l.strides[i], field, reach);
+                                   "an output must not map two coordinates to one element",
+                                   op, field, i, l.strides[i], field, reach);
         reach = saturating_mul_add(m, static_cast<std::uint64_t>(l.extents[i] - 1), reach);
     }
     return std::nullopt;
@@ -170,8 +170,8 @@ inline std::optional<std::string> check_disjoint(std::string_view op, const void
     const auto out_end = reinterpret_cast<std::intptr_t>(out) + (out_high + 1) * w;
     if (in_first < out_end && out_first < in_end)
         return detail::message("{}: the input and output memory overlap (bytes [{:#x}, {:#x}) and [{:#x}, {:#x})); "
-                           "dmlref does not run in place",
-                           op, in_first, in_end, out_first, out_end);
+                               "dmlref does not run in place",
+                               op, in_first, in_end, out_first, out_end);
     return std::nullopt;
 }
 

@@ -46,7 +46,7 @@ inline std::optional<std::string> check_depth_space(std::string_view op, depth_s
     if (block_size < 1) return detail::message("{}: BlockSize is {}; it must be at least 1", op, block_size);
     if (order != depth_space_order::depth_column_row && order != depth_space_order::column_row_depth)
         return detail::message("{}: Order is {}; it must be DEPTH_COLUMN_ROW (0) or COLUMN_ROW_DEPTH (1)", op,
-                           static_cast<std::uint32_t>(order));
+                               static_cast<std::uint32_t>(order));
     // Unsigned 64-bit: a 32-bit block size squared still fits.
     const auto b = static_cast<std::uint64_t>(block_size);
     std::array<std::uint64_t, 4> want{};
@@ -54,13 +54,13 @@ inline std::optional<std::string> check_depth_space(std::string_view op, depth_s
     if (direction == depth_space_direction::depth_to_space) {
         if (b > size(1) || size(1) % (b * b) != 0)
             return detail::message("{}: InputTensor.Sizes[1] = {} is not a multiple of BlockSize * BlockSize = {} * {}", op,
-                               size(1), b, b);
+                                   size(1), b, b);
         want = {size(0), size(1) / (b * b), size(2) * b, size(3) * b};
     } else {
         for (std::size_t i : {std::size_t{2}, std::size_t{3}})
             if (size(i) % b != 0)
                 return detail::message("{}: InputTensor.Sizes[{}] = {} is not a multiple of BlockSize = {}", op, i,
-                                   size(i), b);
+                                       size(i), b);
         want = {size(0), size(1) * b * b, size(2) / b, size(3) / b};
     }
     constexpr std::string_view formula[2][4] = {
@@ -71,7 +71,7 @@ inline std::optional<std::string> check_depth_space(std::string_view op, depth_s
     for (std::size_t i = 0; i < 4; ++i)
         if (static_cast<std::uint64_t>(out.extents[i]) != want[i])
             return detail::message("{}: OutputTensor.Sizes[{}] = {} should be {} = {}", op, i, out.extents[i],
-                               formula[direction == depth_space_direction::space_to_depth][i], want[i]);
+                                   formula[direction == depth_space_direction::space_to_depth][i], want[i]);
     return std::nullopt;
 }
 

@@ -76,20 +76,20 @@ inline std::optional<std::string> check_padding(std::string_view op, const layou
     if (auto message = check_views(op, in, out)) return message;
     if (static_cast<std::uint32_t>(mode) > static_cast<std::uint32_t>(padding_mode::wrap))
         return detail::message("{}: PaddingMode is {}; it must be CONSTANT (0), EDGE (1), REFLECTION (2), SYMMETRIC (3) "
-                           "or WRAP (4)",
-                           op, static_cast<std::uint32_t>(mode));
+                               "or WRAP (4)",
+                               op, static_cast<std::uint32_t>(mode));
     for (std::size_t i = 0; i < in.rank; ++i) {
         if (start[i] < 0) return detail::message("{}: StartPadding[{}] is {}; pads may not be negative", op, i, start[i]);
         if (end[i] < 0) return detail::message("{}: EndPadding[{}] is {}; pads may not be negative", op, i, end[i]);
         if (out.extents[i] != in.extents[i] + start[i] + end[i])
             return detail::message("{}: OutputTensor.Sizes[{}] = {} should be InputTensor.Sizes[{}] + StartPadding[{}] + "
-                               "EndPadding[{}] = {} + {} + {} = {}",
-                               op, i, out.extents[i], i, i, i, in.extents[i], start[i], end[i],
-                               in.extents[i] + start[i] + end[i]);
+                                   "EndPadding[{}] = {} + {} + {} = {}",
+                                   op, i, out.extents[i], i, i, i, in.extents[i], start[i], end[i],
+                                   in.extents[i] + start[i] + end[i]);
         if (mode == padding_mode::reflection && in.extents[i] == 1 && start[i] + end[i] > 0)
             return detail::message("{}: REFLECTION of InputTensor.Sizes[{}] = 1 with StartPadding[{}] = {} and "
-                               "EndPadding[{}] = {}; reflecting one element has no defined result",
-                               op, i, i, start[i], i, end[i]);
+                                   "EndPadding[{}] = {}; reflecting one element has no defined result",
+                                   op, i, i, start[i], i, end[i]);
     }
     return std::nullopt;
 }

@@ -43,14 +43,14 @@ inline std::optional<std::string> check_slice1(std::string_view op, const layout
             return detail::message("{}: InputWindowOffsets[{}] is {}; offsets may not be negative", op, i, offsets[i]);
         if (offsets[i] + sizes[i] > in.extents[i])
             return detail::message("{}: InputWindowOffsets[{}] + InputWindowSizes[{}] = {} + {} = {} exceeds "
-                               "InputTensor.Sizes[{}] = {}",
-                               op, i, i, offsets[i], sizes[i], offsets[i] + sizes[i], i, in.extents[i]);
+                                   "InputTensor.Sizes[{}] = {}",
+                                   op, i, i, offsets[i], sizes[i], offsets[i] + sizes[i], i, in.extents[i]);
         const std::ptrdiff_t magnitude = strides[i] < 0 ? -strides[i] : strides[i];
         const std::ptrdiff_t most = 1 + (sizes[i] - 1) / magnitude;
         if (out.extents[i] > most)
             return detail::message("{}: OutputTensor.Sizes[{}] = {} exceeds the {} element(s) the window copies "
-                               "(1 + (InputWindowSizes[{}] - 1) / |InputWindowStrides[{}]| = 1 + ({} - 1) / {})",
-                               op, i, out.extents[i], most, i, i, sizes[i], magnitude);
+                                   "(1 + (InputWindowSizes[{}] - 1) / |InputWindowStrides[{}]| = 1 + ({} - 1) / {})",
+                                   op, i, out.extents[i], most, i, i, sizes[i], magnitude);
     }
     return std::nullopt;
 }
