@@ -78,16 +78,28 @@ struct shuffle_level {
 
 /// `body()` once per byte-shuffle kernel level this processor has (scalar, SSSE3, AVX-512 VBMI),
 /// the engine held to it: a machine with the widest kernels also tests the narrower ones, which
-/// are the widest on processors without them.
-template <class Body> void at_every_shuffle_level(Body body) {
+/// are the widest on processors without them. With `narrower_only`, the widest level is left out.
+template <class Body> void at_every_shuffle_level(Body body, bool narrower_only = false) {
     const detail::shuffles found = detail::shuffles_here();
     for (const auto level : {detail::shuffles::none, detail::shuffles::ssse3, detail::shuffles::vbmi}) {
-        if (level > found) break;
+        if (level > found || (narrower_only && level == found)) break;
         const shuffle_level held(level);
         CAPTURE(static_cast<int>(level));
         REQUIRE(detail::shuffles_here() == level);
         body();
     }
+}
+
+/// `body(type, b, order, w)` for the depth/space cases: every element width, block sizes 1 to 5,
+/// both orders, and rows of 1 to 130 elements (the vector steps, the steps after them and the tails).
+template <class Body> void for_each_depth_space_case(Body body) {
+    for (data_type type : width_types)
+        for (std::uint32_t b : {1u, 2u, 3u, 4u, 5u})
+            for (auto order : {depth_space_order::depth_column_row, depth_space_order::column_row_depth})
+                for (std::uint32_t w : {1u, 3u, 4u, 7u, 9u, 17u, 33u, 65u, 83u, 130u}) {
+                    CAPTURE(to_string(type), b, static_cast<int>(order), w);
+                    body(type, b, order, w);
+                }
 }
 
 } // namespace
@@ -136,31 +148,23 @@ TEST_CASE("other strides, and runs that stop short of their window", "[engine]")
 
 TEST_CASE("depth to space interleaves B rows for every block size, order, width and odd widths", "[engine]") {
     at_every_shuffle_level([] {
-        for (data_type type : width_types)
-            for (std::uint32_t b : {1u, 2u, 3u, 4u, 5u})
-                for (auto order : {depth_space_order::depth_column_row, depth_space_order::column_row_depth})
-                    for (std::uint32_t w : {1u, 3u, 4u, 7u, 9u, 17u, 33u, 65u, 83u, 130u}) {
-                        CAPTURE(to_string(type), b, static_cast<int>(order), w);
-                        const std::vector<std::uint32_t> in{2, 2 * b * b, 3, w}, out{2, 2, 3 * b, w * b};
-                        const operator_desc d = depth_to_space1_desc{packed(type, in), packed(type, out), b, order};
-                        matches_naive(d);
-                        if (b >= 2 && b <= 4 && w > 1) CHECK(shape_of(d) == inner_shape::interleave);
-                    }
+        for_each_depth_space_case([](data_type type, std::uint32_t b, depth_space_order order, std::uint32_t w) {
+            const std::vector<std::uint32_t> in{2, 2 * b * b, 3, w}, out{2, 2, 3 * b, w * b};
+            const operator_desc d = depth_to_space1_desc{packed(type, in), packed(type, out), b, order};
+            matches_naive(d);
+            if (b >= 2 && b <= 4 && w > 1) CHECK(shape_of(d) == inner_shape::interleave);
+        });
     });
 }
 
 TEST_CASE("space to depth de-interleaves into B rows for every block size, order, width and odd widths", "[engine]") {
     at_every_shuffle_level([] {
-        for (data_type type : width_types)
-            for (std::uint32_t b : {1u, 2u, 3u, 4u, 5u})
-                for (auto order : {depth_space_order::depth_column_row, depth_space_order::column_row_depth})
-                    for (std::uint32_t w : {1u, 3u, 4u, 7u, 9u, 17u, 33u, 65u, 83u, 130u}) {
-                        CAPTURE(to_string(type), b, static_cast<int>(order), w);
-                        const std::vector<std::uint32_t> in{2, 3, 2 * b, w * b}, out{2, 3 * b * b, 2, w};
-                        const operator_desc d = space_to_depth1_desc{packed(type, in), packed(type, out), b, order};
-                        matches_naive(d);
-                        if (b >= 2 && b <= 4 && w > 1) CHECK(shape_of(d) == inner_shape::deinterleave);
-                    }
+        for_each_depth_space_case([](data_type type, std::uint32_t b, depth_space_order order, std::uint32_t w) {
+            const std::vector<std::uint32_t> in{2, 3, 2 * b, w * b}, out{2, 3 * b * b, 2, w};
+            const operator_desc d = space_to_depth1_desc{packed(type, in), packed(type, out), b, order};
+            matches_naive(d);
+            if (b >= 2 && b <= 4 && w > 1) CHECK(shape_of(d) == inner_shape::deinterleave);
+        });
     });
 }
 
@@ -298,12 +302,12 @@ TEST_CASE("outputs of 16 MiB and more use streaming stores, from any alignment",
     }
     // The depth-to-space cases at block size 3 again with each narrower kernel level: SSSE3 (whole
     // rows of 16-byte steps, through the cache, where VBMI would stream) and the scalar loops.
-    for (const auto level : {detail::shuffles::none, detail::shuffles::ssse3}) {
-        if (level >= detail::shuffles_here()) break;
-        const shuffle_level held(level);
-        CAPTURE(static_cast<int>(level));
-        for (const std::size_t k : {3u, 4u}) matches_naive(descs[k]);
-    }
+    at_every_shuffle_level(
+        [&] {
+            for (const operator_desc& d : descs)
+                if (const auto* d2s = std::get_if<depth_to_space1_desc>(&d); d2s && d2s->block_size == 3) matches_naive(d);
+        },
+        true);
 }
 
 TEST_CASE("plans the ops never make: an all-fill plan, fill rows around interleaves", "[engine]") {
