@@ -168,6 +168,46 @@ TEST_CASE("space to depth de-interleaves into B rows for every block size, order
     });
 }
 
+TEST_CASE("space to depth writes output rows far apart one row axis at a time", "[engine]") {
+    // With B > 2 and the B * B output rows of input order spread over more than far_apart bytes,
+    // the lead (pointer-stepped) axis is the output row axis; otherwise input order, with the
+    // block-row axis as the lead. Both must copy the same, split across threads or not.
+    struct case_t {
+        data_type type;
+        std::vector<std::uint32_t> in;
+        std::uint32_t b;
+        depth_space_order order;
+        bool by_output_rows;
+    };
+    const auto dcr = depth_space_order::depth_column_row, crd = depth_space_order::column_row_depth;
+    const case_t cases[] = {
+        {data_type::float32, {2, 16, 195, 198}, 3, dcr, true},  // rows 274 KB apart, 2.5 MB in all
+        {data_type::float32, {1, 2, 390, 393}, 3, crd, true},   // rows 68 KB apart, 613 KB in all
+        {data_type::uint8, {1, 16, 256, 260}, 4, dcr, true},    // 16 rows 66 KB apart
+        {data_type::float32, {2, 4, 96, 99}, 3, crd, false},    // rows 4 KB apart
+        {data_type::float32, {1, 16, 256, 258}, 2, dcr, false}, // block 2: input order at any spread
+    };
+    for (const case_t& c : cases) {
+        const std::uint32_t b = c.b;
+        const std::vector<std::uint32_t> out{c.in[0], c.in[1] * b * b, c.in[2] / b, c.in[3] / b};
+        const operator_desc d = space_to_depth1_desc{packed(c.type, c.in), packed(c.type, out), b, c.order};
+        CAPTURE(to_string(c.type), c.in, b, static_cast<int>(c.order));
+        std::vector<std::ptrdiff_t> tables;
+        detail::copy_plan plan = std::visit([&](const auto& x) { return detail::plan_desc(x, tables); }, d);
+        plan.width = element_size(c.type);
+        const detail::prepared_plan p = detail::prepare(plan);
+        REQUIRE(p.shape == inner_shape::deinterleave);
+        const std::ptrdiff_t lead_stride = p.plan.axes[p.outer_rank - 1].out_stride;
+        CHECK((lead_stride == static_cast<std::ptrdiff_t>(out[3])) == c.by_output_rows);
+        at_every_shuffle_level([&] {
+            for (std::size_t threads : {1u, 3u}) {
+                CAPTURE(threads);
+                matches_naive(d, threads);
+            }
+        });
+    }
+}
+
 TEST_CASE("depth/space with padded-row inputs and outputs and with a permuted output layout", "[engine]") {
     for (data_type type : width_types)
         for (std::uint32_t b : {2u, 3u}) {

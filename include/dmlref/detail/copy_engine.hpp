@@ -647,6 +647,10 @@ inline constexpr std::ptrdiff_t prefetch_distance = 4096;
 
 inline constexpr std::ptrdiff_t max_interleave = 4; ///< larger blocks run as strided rows
 
+/// Output rows spread over more bytes than this share a core's cache poorly (its L2: 1 MiB on this
+/// machine's cores, 256 KiB to 2 MiB elsewhere). Measured in space to depth: see prepare().
+inline constexpr std::ptrdiff_t far_apart = std::ptrdiff_t{512} << 10;
+
 /// Simplifies a plan without changing what it copies:
 ///  - extent-1 axes go, their offset folded into the input origin (all fill when it is a fill);
 ///  - single-affine axes start at the origin;
@@ -730,9 +734,20 @@ inline prepared_plan prepare(const copy_plan& source) noexcept {
                 plan.axes[last - 1] = moved;
                 p.shape = inner_shape::deinterleave;
                 p.block = moved.extent;
-                // The B output rows are far apart: walk the rest in input order, so that each
-                // input row is read once, in sequence, rather than every B-th row in B passes.
-                for (std::size_t c = 1; c + 1 < last; ++c)
+                // The outer walk goes in input order, so each input row is read once, in
+                // sequence, and B * B output rows (B * B * row step bytes apart at most) are
+                // written at a time. Where B > 2 and those rows spread beyond a core's cache, the
+                // lead axis (the output rows) stays innermost instead: B rows are written at a
+                // time, each call continuing the last call's, and the input is read in B passes
+                // of every B-th row, prefetched. (Block 3, f32, medians of alternating runs: DCR
+                // at 64 MiB 0.64-0.70x memcpy in input order, 0.80-0.85x row by row; at 4 MiB
+                // 0.35-0.48x and 0.55-0.62x. CRD at 4 MiB, rows 7 KiB apart: 0.55-0.63x in input
+                // order, 0.47x row by row. Block 2 row by row at 64 MiB: 0.63-0.79x against 0.88-1.07x.)
+                const std::ptrdiff_t spread = p.block * p.block * magnitude(moved.out_stride) *
+                                              static_cast<std::ptrdiff_t>(plan.width);
+                const bool by_output_rows = p.block > 2 && spread > far_apart && last >= 2;
+                const std::size_t walked = by_output_rows ? last - 2 : last - 1;
+                for (std::size_t c = 1; c < walked; ++c)
                     for (std::size_t d = c; d > 0 && magnitude(plan.axes[d].pieces[0].step) >
                                                          magnitude(plan.axes[d - 1].pieces[0].step); --d)
                         std::swap(plan.axes[d], plan.axes[d - 1]);
@@ -750,16 +765,20 @@ inline prepared_plan prepare(const copy_plan& source) noexcept {
     // Rows that do not follow one another in an input larger than the caches break the hardware
     // prefetchers' streams; the row kernels then prefetch the row `ahead` rows on. (Interleaves
     // read B streams the hardware follows, and measured no faster with it.)
-    if (p.shape == inner_shape::rows && p.outer_rank > 0) {
-        std::ptrdiff_t reach = 1; // elements from the lowest input offset to the highest, at most
-        std::pair<std::ptrdiff_t, std::ptrdiff_t> range;
-        for (std::size_t a = 0; a < plan.rank; ++a) { // ends with the inner axis's range
-            range = input_range(plan.axes[a]);
-            if (range.second > range.first) reach += range.second - range.first;
+    if (p.shape != inner_shape::interleave && p.outer_rank > 0) {
+        std::ptrdiff_t reach = 1;         // elements from the lowest input offset to the highest, at most
+        std::ptrdiff_t low = 0, high = 0; // the input one row reads, from the row's input pointer
+        bool reads = true;
+        for (std::size_t a = 0; a < plan.rank; ++a) {
+            const auto [first, last_offset] = input_range(plan.axes[a]);
+            if (last_offset > first) reach += last_offset - first;
+            if (a < p.outer_rank) continue;
+            reads = reads && last_offset >= first;
+            low += first;
+            high += last_offset;
         }
         const auto w = static_cast<std::ptrdiff_t>(plan.width);
-        const auto [low, high] = range;
-        if (reach * w >= static_cast<std::ptrdiff_t>(stream_threshold) && high >= low) {
+        if (reach * w >= static_cast<std::ptrdiff_t>(stream_threshold) && reads) {
             p.first = low * w;
             p.span = (high - low + 1) * w;
             p.ahead = p.span >= prefetch_distance ? 1 : prefetch_distance / p.span;
@@ -857,20 +876,17 @@ template <std::size_t Width> struct row_kernels {
             move::template interleave<Pair>(out, in, row_step, count, block, stream, level);
         }
     };
-    // Space to depth with 3 or 4 rows writes B * B output streams at once, through the cache: at
-    // DRAM sizes each row's lines are fetched two rows ahead, which hides part of the wait for the
-    // lines the stores must read first (DCR with block 3 at 64 MiB, f32 and 8-byte, 8 alternating
-    // runs: 0.61-0.73x memcpy without, 0.69-0.77x with; CRD unchanged at 0.80-0.85x).
+    // Space to depth: one input row dealt into B output rows (prepare orders the walk around it).
+    // Only 2 rows stream at DRAM sizes; prefetching the output lines of 3 or 4 rows two rows ahead
+    // measured slower in the walk prepare chooses for them (DCR block 3 at 64 MiB: 0.75-0.81x
+    // memcpy with it, 0.81-0.84x without).
     template <std::ptrdiff_t B> struct deinterleave {
-        std::ptrdiff_t row_step, count, ahead;
+        std::ptrdiff_t row_step, count;
         bool stream, shuffle;
         explicit deinterleave(const prepared_plan& p) noexcept
-            : row_step(second(p).out_stride * w), count(inner(p).extent), ahead(B > 2 && p.stream ? 2 * count * w : 0),
-              stream(B == 2 && p.stream), shuffle(B > 2 && shuffles_here() != shuffles::none) {}
+            : row_step(second(p).out_stride * w), count(inner(p).extent), stream(B == 2 && p.stream),
+              shuffle(B > 2 && shuffles_here() != shuffles::none) {}
         void operator()(std::byte* out, const std::byte* in) const noexcept {
-            if (ahead > 0)
-                for (std::ptrdiff_t k = 0; k < B; ++k)
-                    for (std::ptrdiff_t at = 0; at < count * w; at += 64) prefetch(out, k * row_step + ahead + at);
             move::template deinterleave<B>(out, row_step, in, count, stream, shuffle);
         }
     };
