@@ -740,8 +740,8 @@ inline prepared_plan prepare(const copy_plan& source) noexcept {
                 // lead axis (the output rows) stays innermost instead: B rows are written at a
                 // time, each call continuing the last call's, and the input is read in B passes
                 // of every B-th row, prefetched. (Block 3, f32, medians of alternating runs: DCR
-                // at 64 MiB 0.64-0.70x memcpy in input order, 0.80-0.85x row by row; at 4 MiB
-                // 0.35-0.48x and 0.55-0.62x. CRD at 4 MiB, rows 7 KiB apart: 0.55-0.63x in input
+                // at 64 MiB 0.64-0.71x memcpy in input order, 0.83-0.85x row by row; at 4 MiB
+                // 0.40-0.48x and 0.55-0.62x. CRD at 4 MiB, rows 7 KiB apart: 0.55-0.68x in input
                 // order, 0.47x row by row. Block 2 row by row at 64 MiB: 0.63-0.79x against 0.88-1.07x.)
                 const std::ptrdiff_t spread = p.block * p.block * magnitude(moved.out_stride) *
                                               static_cast<std::ptrdiff_t>(plan.width);
