@@ -332,12 +332,20 @@ TEST_CASE("outputs of 16 MiB and more use streaming stores, from any alignment",
                     {2, 4100, 2051}, {1, 1, 1}},
         padding1_desc{packed(f32, {1, 4097, 1021}), packed(f32, {1, 4103, 1027}), padding_mode::reflection, f32, {},
                       {0, 3, 3}, {0, 3, 3}},
+        // Outputs of 32 MiB and more also stream their contiguous runs, whole 64-byte lines only:
+        // a constant pad whose 11628-byte rows start at every 4-byte phase of a line, and the
+        // 2-byte window above (33.6 MB), rows through the plain copy kernel.
+        padding1_desc{packed(f32, {1, 2900, 2901}), packed(f32, {1, 2906, 2907}), padding_mode::constant, f32,
+                      scalar_union::of(-2.5f), {0, 2, 5}, {0, 4, 1}},
     };
     for (const operator_desc& d : descs) {
         std::vector<std::ptrdiff_t> tables;
         detail::copy_plan plan = std::visit([&](const auto& x) { return detail::plan_desc(x, tables); }, d);
         plan.width = std::visit([](const auto& x) { return element_size(x.output_tensor.data_type); }, d);
-        CHECK(detail::prepare(plan).stream == (DMLREF_STREAM_STORES == 1));
+        const detail::prepared_plan p = detail::prepare(plan);
+        CHECK(p.stream == (DMLREF_STREAM_STORES == 1));
+        const std::uint64_t bytes = std::visit([](const auto& x) { return x.output_tensor.total_tensor_size_in_bytes; }, d);
+        CHECK(p.stream_runs == (DMLREF_STREAM_STORES == 1 && bytes >= detail::run_stream_threshold));
         matches_naive(d);
     }
     // The depth-to-space cases at block size 3 again with each narrower kernel level: SSSE3 (whole
