@@ -35,9 +35,9 @@ inline std::vector<std::byte> reference_output(const workload& w, const std::vec
     return output;
 }
 
-/// The timing loop of every implementation: after one untimed round, each iteration first copies the workload's output
-/// bytes with memcpy between two buffers of its own, then runs `body()` once; only `body` is the
-/// benchmark's (manual) time. The counter `x_memcpy` is memcpy's total time over body's: the
+/// The timing loop of every implementation: after one untimed round, each iteration first copies
+/// the workload's output bytes with memcpy between two buffers of its own, then runs `body()` once;
+/// only `body` is the benchmark's (manual) time. The counter `x_memcpy` is memcpy's total time over body's: the
 /// throughput ratio to memcpy, measured side by side, so that load from other processes on a
 /// shared machine moves both alike.
 template <class Body> void paired_loop(benchmark::State& state, std::uint64_t bytes, Body body) {

@@ -492,12 +492,13 @@ struct mover {
         std::memcpy(out, in, bytes);
     }
 
-    /// Copies a run of an affine piece: count elements, `in_step` and `out_step` bytes apart. Out
-    /// of line: the general rows call it, and a copy of every kernel in each would only cost build time.
+    /// Copies a run of an affine piece: count elements, `in_step` and `out_step` bytes apart; a
+    /// contiguous one streams with `stream_runs` (copy). Out of line: the general rows call it, and
+    /// a copy of every kernel in each would only cost build time.
     DMLREF_NOINLINE static void run(std::byte* out, std::ptrdiff_t out_step, const std::byte* in,
-                                    std::ptrdiff_t in_step, std::ptrdiff_t count) noexcept {
+                                    std::ptrdiff_t in_step, std::ptrdiff_t count, bool stream_runs = false) noexcept {
         if (out_step == w) {
-            if (in_step == w) return (void)std::memcpy(out, in, static_cast<std::size_t>(count * w));
+            if (in_step == w) return copy(out, in, static_cast<std::size_t>(count * w), stream_runs);
             if (in_step == 0) return fill(out, count, w, load(in));
             if (in_step == -w) return reverse(out, in, count);
             if (in_step == 2 * w) return every_other(out, in, count);
@@ -862,10 +863,8 @@ template <std::size_t Width> struct row_kernels {
                     const piece& pc = in_axis.pieces[k];
                     if (row_fill || pc.how == piece::kind::fill) {
                         move::fill(out, pc.count, out_step, fill_value);
-                    } else if (pc.how == piece::kind::affine && out_step == w && pc.step == 1) {
-                        move::copy(out, in + pc.start * w, static_cast<std::size_t>(pc.count * w), p.stream_runs);
                     } else if (pc.how == piece::kind::affine) {
-                        move::run(out, out_step, in + pc.start * w, pc.step * w, pc.count);
+                        move::run(out, out_step, in + pc.start * w, pc.step * w, pc.count, p.stream_runs);
                     } else {
                         move::gather(out, out_step, in, pc.offsets, pc.count);
                     }
