@@ -1,7 +1,7 @@
 // Every fast path of the copy engine and its edges, against the naive evaluator: contiguous runs,
-// reversed runs, stride-2 runs, broadcast runs, strided runs, interleave and de-interleave of each
-// block size, padding gathers at the fold edges, fills, rank 8, strided inputs and outputs, and
-// the thread split. Lengths cover the vector loops' bodies and tails (0 to 2 vectors plus 0 to
+// runs between fills, reversed runs, stride-2 runs, broadcast runs, strided runs, interleave and
+// de-interleave of each block size, padding gathers at the fold edges, fills, rank 8, strided
+// inputs and outputs, and the thread split. Lengths cover the vector loops' bodies and tails (0 to 2 vectors plus 0 to
 // lanes - 1 elements) at every element width. Buffers are exactly TotalTensorSizeInBytes, so the
 // sanitizer build catches a kernel that reads or writes one byte too far.
 
@@ -31,9 +31,9 @@ std::vector<std::byte> random_bytes(std::mt19937& rng, std::uint64_t count) {
     return bytes;
 }
 
-/// Runs `desc` through the library and the naive evaluator on random input and random initial
-/// output bytes; both results must be identical (so bytes outside the tensor stay as they were).
-void matches_naive(const operator_desc& desc, std::size_t threads = 1) {
+/// Runs `desc` through `run(input, output)` and the naive evaluator on random input and random
+/// initial output bytes; both results must be identical (so bytes outside the tensor stay as they were).
+template <class Run> void matches_naive_through(const operator_desc& desc, Run run) {
     std::mt19937 rng(12345);
     const auto [in_bytes, out_bytes] = std::visit(
         [](const auto& d) {
@@ -43,11 +43,31 @@ void matches_naive(const operator_desc& desc, std::size_t threads = 1) {
     const std::vector<std::byte> input = random_bytes(rng, in_bytes);
     std::vector<std::byte> output = random_bytes(rng, out_bytes);
     const std::vector<std::byte> expected = dmlref_test::naive_execute(desc, input, output);
-    execute(desc, input, output, execution_options{threads});
+    run(input, output);
     // The first differing byte, not the whole buffers: Catch2 would print every byte of both.
     const auto differs = std::mismatch(output.begin(), output.end(), expected.begin()).first - output.begin();
     CAPTURE(output.size());
     REQUIRE(differs == static_cast<std::ptrdiff_t>(output.size()));
+}
+
+/// `desc` through the library, on `threads` threads.
+void matches_naive(const operator_desc& desc, std::size_t threads = 1) {
+    matches_naive_through(desc, [&](const auto& input, auto& output) {
+        execute(desc, input, output, execution_options{threads});
+    });
+}
+
+/// `desc` through the engine with the switches of outputs larger than the caches forced on:
+/// streaming stores (`stream`), and with `runs` contiguous runs streamed too (`stream_runs`). The
+/// kernels' DRAM-size paths, on tensors small enough to test at every edge.
+void matches_naive_streamed(const operator_desc& desc, bool runs) {
+    matches_naive_through(desc, [&](const auto& input, auto& output) {
+        std::vector<std::ptrdiff_t> tables;
+        detail::prepared_plan p = detail::prepare(detail::checked_plan(desc, input, output, newest_feature_level, tables));
+        p.stream = DMLREF_STREAM_STORES == 1;
+        p.stream_runs = p.stream && runs;
+        detail::execute_part(p, 0, p.rows);
+    });
 }
 
 /// The inner kernel the engine picks for `desc`.
@@ -263,6 +283,39 @@ TEST_CASE("nonzero constant fills of every width, around interiors of every run 
             matches_naive(padding1_desc{packed(type, {2, n}), packed(type, {5, n + 4}), padding_mode::constant, type, {},
                                 {1, 3}, {2, 1}}); // zero: the memset path
         }
+}
+
+TEST_CASE("rows of one run between fills: inline, through memcpy and streamed", "[engine]") {
+    // Run lengths cover the 64-byte steps, the 16-byte steps and the overlapping last vector of
+    // the inline copy at every width, and runs under 16 bytes; fills on one side or on both.
+    const std::uint32_t lengths[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 20, 31, 32, 33, 63, 64, 65, 79, 80, 81, 130};
+    const std::pair<std::uint32_t, std::uint32_t> sides[] = {{3, 3}, {0, 2}, {5, 0}, {1, 17}};
+    const scalar_union value = scalar_union::of(std::uint64_t{0xa1b2c3d4e5f60718u});
+    for (data_type type : width_types)
+        for (std::uint32_t n : lengths)
+            for (const auto& [before, after] : sides) {
+                CAPTURE(to_string(type), n, before, after);
+                const padding1_desc d{packed(type, {3, n}), packed(type, {5, before + n + after}), padding_mode::constant, type,
+                                      value, {1, before}, {1, after}};
+                matches_naive(d);
+                matches_naive_streamed(d, false);
+                matches_naive_streamed(d, true);
+            }
+    // The kernel is the one the rows reach; a row of one run alone is the plain copy's.
+    std::vector<std::ptrdiff_t> tables;
+    using kernels = detail::row_kernels<4>;
+    const auto kernel = [&](const padding1_desc& d) {
+        detail::copy_plan plan = detail::plan_desc(d, tables);
+        plan.width = 4;
+        return kernels::choose(detail::prepare(plan));
+    };
+    const auto f32 = data_type::float32;
+    CHECK(kernel({packed(f32, {4, 8}), packed(f32, {6, 11}), padding_mode::constant, f32, {}, {1, 1}, {1, 2}}) ==
+          &kernels::rows<kernels::framed>);
+    CHECK(kernel({packed(f32, {4, 8}), packed(f32, {6, 8}), padding_mode::constant, f32, {}, {1, 0}, {1, 0}}) ==
+          &kernels::rows<kernels::copy>);
+    CHECK(kernel({packed(f32, {4, 8}), packed(f32, {6, 11}), padding_mode::edge, f32, {}, {1, 1}, {1, 2}}) ==
+          &kernels::rows<kernels::any>);
 }
 
 TEST_CASE("rank 8: slices, pads and reversed axes everywhere", "[engine]") {
