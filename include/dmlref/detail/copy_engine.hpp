@@ -898,9 +898,9 @@ template <std::size_t Width> struct row_kernels {
     };
     /// Rows of one contiguous run between fills (constant padding's rows): the counts and the fill
     /// value stay in registers, and in outputs the caches hold the run is copied inline. Neither
-    /// alone pays: PADDING1 CONSTANT {1,64,128,128} float32, alternating runs, 0.72-0.89x memcpy
-    /// through `any`, through this kernel calling memcpy, or through `any` copying inline; 0.95-1.05x
-    /// with both (Eigen's pad in the same runs: 0.86-1.0x).
+    /// alone pays: PADDING1 CONSTANT {1,64,128,128} float32, alternating runs, 0.72-0.91x memcpy
+    /// through `any`, through this kernel calling memcpy, or through `any` copying inline; 0.92-1.05x
+    /// with both (Eigen's pad in the same runs: 0.85-1.09x).
     struct framed {
         std::ptrdiff_t before = 0, after = 0, start = 0; ///< fill elements before and after; run's input offset in bytes
         std::size_t bytes = 0;                            ///< the run's bytes
