@@ -1,9 +1,10 @@
 // Every fast path of the copy engine and its edges, against the naive evaluator: contiguous runs,
 // runs between fills, reversed runs, stride-2 runs, broadcast runs, strided runs, interleave and
 // de-interleave of each block size, padding gathers at the fold edges, fills, rank 8, strided
-// inputs and outputs, and the thread split. Lengths cover the vector loops' bodies and tails (0 to 2 vectors plus 0 to
-// lanes - 1 elements) at every element width. Buffers are exactly TotalTensorSizeInBytes, so the
-// sanitizer build catches a kernel that reads or writes one byte too far.
+// inputs and outputs, and the thread split. Lengths cover the vector loops' bodies and tails (0
+// to 2 vectors plus 0 to lanes - 1 elements) at every element width. Buffers are exactly
+// TotalTensorSizeInBytes, so the sanitizer build catches a kernel that reads or writes one byte
+// too far.
 
 #include <algorithm>
 #include <cstdint>
@@ -70,12 +71,18 @@ void matches_naive_streamed(const operator_desc& desc, bool runs) {
     });
 }
 
+/// The engine's prepared plan of `desc` (no buffers) with `width`-byte elements, 0 for the desc's
+/// own; `tables` keeps the padding tables it points into.
+detail::prepared_plan prepared(const operator_desc& desc, std::vector<std::ptrdiff_t>& tables, std::size_t width = 0) {
+    detail::copy_plan plan = std::visit([&](const auto& d) { return detail::plan_desc(d, tables); }, desc);
+    plan.width = width != 0 ? width : std::visit([](const auto& d) { return element_size(d.output_tensor.data_type); }, desc);
+    return detail::prepare(plan);
+}
+
 /// The inner kernel the engine picks for `desc`.
 inner_shape shape_of(const operator_desc& desc) {
     std::vector<std::ptrdiff_t> tables;
-    detail::copy_plan plan = std::visit([&](const auto& d) { return detail::plan_desc(d, tables); }, desc);
-    plan.width = 4;
-    return detail::prepare(plan).shape;
+    return prepared(desc, tables, 4).shape;
 }
 
 buffer_tensor_desc packed(data_type type, std::vector<std::uint32_t> sizes) {
@@ -213,9 +220,7 @@ TEST_CASE("space to depth writes output rows far apart one row axis at a time", 
         const operator_desc d = space_to_depth1_desc{packed(c.type, c.in), packed(c.type, out), b, c.order};
         CAPTURE(to_string(c.type), c.in, b, static_cast<int>(c.order));
         std::vector<std::ptrdiff_t> tables;
-        detail::copy_plan plan = std::visit([&](const auto& x) { return detail::plan_desc(x, tables); }, d);
-        plan.width = element_size(c.type);
-        const detail::prepared_plan p = detail::prepare(plan);
+        const detail::prepared_plan p = prepared(d, tables);
         REQUIRE(p.shape == inner_shape::deinterleave);
         const std::ptrdiff_t lead_stride = p.plan.axes[p.outer_rank - 1].out_stride;
         CHECK((lead_stride == static_cast<std::ptrdiff_t>(out[3])) == c.by_output_rows);
@@ -304,11 +309,7 @@ TEST_CASE("rows of one run between fills: inline, through memcpy and streamed", 
     // The kernel is the one the rows reach; a row of one run alone is the plain copy's.
     std::vector<std::ptrdiff_t> tables;
     using kernels = detail::row_kernels<4>;
-    const auto kernel = [&](const padding1_desc& d) {
-        detail::copy_plan plan = detail::plan_desc(d, tables);
-        plan.width = 4;
-        return kernels::choose(detail::prepare(plan));
-    };
+    const auto kernel = [&](const padding1_desc& d) { return kernels::choose(prepared(d, tables)); };
     const auto f32 = data_type::float32;
     CHECK(kernel({packed(f32, {4, 8}), packed(f32, {6, 11}), padding_mode::constant, f32, {}, {1, 1}, {1, 2}}) ==
           &kernels::rows<kernels::framed>);
@@ -393,9 +394,7 @@ TEST_CASE("outputs of 16 MiB and more use streaming stores, from any alignment",
     };
     for (const operator_desc& d : descs) {
         std::vector<std::ptrdiff_t> tables;
-        detail::copy_plan plan = std::visit([&](const auto& x) { return detail::plan_desc(x, tables); }, d);
-        plan.width = std::visit([](const auto& x) { return element_size(x.output_tensor.data_type); }, d);
-        const detail::prepared_plan p = detail::prepare(plan);
+        const detail::prepared_plan p = prepared(d, tables);
         CHECK(p.stream == (DMLREF_STREAM_STORES == 1));
         const std::uint64_t bytes = std::visit([](const auto& x) { return x.output_tensor.total_tensor_size_in_bytes; }, d);
         CHECK(p.stream_runs == (DMLREF_STREAM_STORES == 1 && bytes >= detail::run_stream_threshold));

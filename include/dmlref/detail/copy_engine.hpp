@@ -467,6 +467,18 @@ struct mover {
         for (; i < count; ++i) store(out + i * w, load(in + 2 * i * w));
     }
 
+#if DMLREF_VECTOR_KERNELS
+    /// 64 bytes, all loaded before any is stored; with `stream` through streaming stores (`out`
+    /// 16-byte aligned).
+    static void copy_line(std::byte* out, const std::byte* in, bool stream) noexcept {
+        const vec a = load_vec(in), b = load_vec(in + 16), c = load_vec(in + 32), d = load_vec(in + 48);
+        store_vec(out, a, stream);
+        store_vec(out + 16, b, stream);
+        store_vec(out + 32, c, stream);
+        store_vec(out + 48, d, stream);
+    }
+#endif
+
     /// A contiguous run of `bytes` bytes. With `stream`, the whole 64-byte output lines inside it
     /// are written with streaming stores and the partial lines at its ends through the cache, so
     /// that no line is written both ways.
@@ -476,14 +488,7 @@ struct mover {
             const std::size_t head = (64 - reinterpret_cast<std::uintptr_t>(out) % 64) % 64;
             std::memcpy(out, in, head);
             std::size_t i = head;
-            for (; i + 64 <= bytes; i += 64) {
-                const vec a = load_vec(in + i), b = load_vec(in + i + 16), c = load_vec(in + i + 32),
-                          d = load_vec(in + i + 48);
-                store_vec(out + i, a, true);
-                store_vec(out + i + 16, b, true);
-                store_vec(out + i + 32, c, true);
-                store_vec(out + i + 48, d, true);
-            }
+            for (; i + 64 <= bytes; i += 64) copy_line(out + i, in + i, true);
             std::memcpy(out + i, in + i, bytes - i);
             return;
         }
@@ -499,14 +504,7 @@ struct mover {
 #if DMLREF_VECTOR_KERNELS
         if (bytes >= 16) {
             std::size_t i = 0;
-            for (; i + 64 <= bytes; i += 64) {
-                const vec a = load_vec(in + i), b = load_vec(in + i + 16), c = load_vec(in + i + 32),
-                          d = load_vec(in + i + 48);
-                store_vec(out + i, a);
-                store_vec(out + i + 16, b);
-                store_vec(out + i + 32, c);
-                store_vec(out + i + 48, d);
-            }
+            for (; i + 64 <= bytes; i += 64) copy_line(out + i, in + i, false);
             for (; i + 16 <= bytes; i += 16) store_vec(out + i, load_vec(in + i));
             if (i < bytes) store_vec(out + bytes - 16, load_vec(in + bytes - 16));
             return;
