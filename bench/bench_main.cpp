@@ -1,5 +1,6 @@
 // Benchmarks of the workloads: dmlref (one thread and two), memcpy of the same output
-// bytes, the naive evaluator of the tests, and the peers (bench_eigen.cpp, bench_xtensor.cpp).
+// bytes, the naive evaluator of the tests, the peers (bench_eigen.cpp, bench_xtensor.cpp) and,
+// for the centred window, two row loops written by hand.
 // Every implementation is checked bit-exactly against dmlref before it is timed, and every
 // iteration is paired with a memcpy of the same bytes (bench_common.hpp, counter x_memcpy).
 
@@ -47,6 +48,47 @@ void run_naive(benchmark::State& state, const workload& w) {
     });
 }
 
+/// The centred window written by hand, as the yardstick for dmlref's window in the same binary and
+/// loop: one memcpy per output row. With `prefetch`, each row first prefetches the input row as
+/// many rows on as dmlref's engine does (4 KiB of rows), counting on across channel ends: the
+/// hardware prefetchers do not follow rows that read half of each input row.
+void run_window_by_hand(benchmark::State& state, const workload& w, bool prefetch) {
+    const auto& d = std::get<dmlref::slice1_desc>(w.desc);
+    const std::size_t width = dmlref::element_size(d.input_tensor.data_type);
+    const std::size_t channels = std::size_t{w.in_sizes[0]} * w.in_sizes[1], height = w.in_sizes[2];
+    const std::size_t pitch = w.in_sizes[3] * width, plane = height * pitch;
+    const std::size_t row = d.input_window_sizes[3] * width, rows = d.input_window_sizes[2];
+    const std::size_t first = d.input_window_offsets[2] * pitch + d.input_window_offsets[3] * width;
+    const std::size_t ahead = row >= 4096 ? 1 : 4096 / row;
+    const std::vector<std::byte> input = pattern_bytes(w.in_bytes);
+    std::vector<std::byte> output(w.out_bytes);
+    auto body = [&] {
+        std::byte* out = output.data();
+        std::size_t next_c = 0, next_y = ahead; // the row `ahead` on in output order
+        for (; next_y >= rows; next_y -= rows) ++next_c;
+        for (std::size_t c = 0; c < channels; ++c) {
+            const std::byte* in = input.data() + c * plane + first;
+            for (std::size_t y = 0; y < rows; ++y, in += pitch, out += row) {
+                if (prefetch && next_c < channels) {
+                    const std::byte* next = input.data() + next_c * plane + first + next_y * pitch;
+                    for (std::size_t at = 0; at < row; at += 64) __builtin_prefetch(next + at);
+                    if (++next_y == rows) next_y = 0, ++next_c;
+                }
+                std::memcpy(out, in, row);
+            }
+        }
+    };
+    body();
+    if (output != reference_output(w, input)) {
+        state.SkipWithError("output differs from dmlref");
+        return;
+    }
+    paired_loop(state, w.out_bytes, [&] {
+        body();
+        benchmark::DoNotOptimize(output.data());
+    });
+}
+
 } // namespace
 } // namespace dmlref_bench
 
@@ -60,6 +102,13 @@ int main(int argc, char** argv) {
         benchmark::RegisterBenchmark((w.name + "/dmlref_2threads").c_str(), run_dmlref, std::cref(w), std::size_t{2})
             ->UseManualTime();
         if (w.naive) benchmark::RegisterBenchmark((w.name + "/naive").c_str(), run_naive, std::cref(w))->UseManualTime();
+        if (w.kind == family::slice_window && w.packed) {
+            benchmark::RegisterBenchmark((w.name + "/rows_by_hand").c_str(), run_window_by_hand, std::cref(w), false)
+                ->UseManualTime();
+            benchmark::RegisterBenchmark((w.name + "/rows_by_hand_prefetch").c_str(), run_window_by_hand, std::cref(w),
+                                         true)
+                ->UseManualTime();
+        }
         if (w.peers) {
             register_eigen(w);
             register_xtensor(w);

@@ -7,28 +7,32 @@ Each benchmark is named <workload>/<implementation> and carries the counter x_me
 time for the workload's output bytes over the implementation's time, both measured in the same
 iterations (higher is better; 1.00 = as fast as memcpy). With --benchmark_repetitions the
 median over the repetitions is used. Several files (separate runs of the binary) give the
-median across runs, and the table says how many went in.
+median across runs, and the table says how many went in. Workloads are listed in the order the
+binary registers them, also for runs with --benchmark_enable_random_interleaving.
 """
 import json
 import statistics
 import sys
 from collections import OrderedDict
 
-IMPLS = ["dmlref", "dmlref_2threads", "naive", "eigen", "xtensor"]
+IMPLS = ["dmlref", "dmlref_2threads", "naive", "eigen", "xtensor", "rows_by_hand", "rows_by_hand_prefetch"]
 
 
 def load(path):
     """{workload: {impl: ratio}} of one run: median over its repetitions."""
     with open(path) as f:
         data = json.load(f)
-    samples = OrderedDict()
+    samples, order = {}, {}
     for b in data["benchmarks"]:
         if b.get("run_type") == "aggregate" or b.get("error_occurred") or "x_memcpy" not in b:
             continue
         name = b.get("run_name", b["name"]).removesuffix("/manual_time")
         workload, _, impl = name.rpartition("/")
-        samples.setdefault(workload, OrderedDict()).setdefault(impl, []).append(b["x_memcpy"])
-    return {w: {i: statistics.median(v) for i, v in impls.items()} for w, impls in samples.items()}
+        samples.setdefault(workload, {}).setdefault(impl, []).append(b["x_memcpy"])
+        rank = b.get("family_index", len(order))
+        order[workload] = min(order.get(workload, rank), rank)
+    return OrderedDict((w, {i: statistics.median(v) for i, v in samples[w].items()})
+                       for w in sorted(samples, key=lambda w: order[w]))
 
 
 def main(paths):

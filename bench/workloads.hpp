@@ -27,6 +27,7 @@ struct workload {
     dmlref::padding_mode mode = dmlref::padding_mode::constant;
     bool peers = true;                    ///< packed 4-D float32 workload the peers also run
     bool naive = true;                    ///< small enough to time the naive evaluator
+    bool packed = true;                   ///< the input has no strides of its own
     std::uint64_t in_bytes = 0, out_bytes = 0;
 };
 
@@ -70,6 +71,7 @@ inline void finish(workload& w) {
     std::visit(
         [&](const auto& d) {
             w.in_bytes = bytes_of(d.input_tensor);
+            w.packed = !d.input_tensor.strides.has_value();
             w.out_bytes = bytes_of(d.output_tensor);
         },
         w.desc);
