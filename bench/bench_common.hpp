@@ -69,21 +69,26 @@ template <class Body> void paired_loop(benchmark::State& state, std::uint64_t by
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(bytes));
 }
 
-/// Time one implementation of `w` that writes float32 output from float32 input; `body(in, out)`
-/// runs it once. Skips with an error when its output differs from dmlref's.
-template <class Body> void run_float_peer(benchmark::State& state, const workload& w, Body body) {
+/// Time one implementation of `w` other than dmlref; `body(in, out)` runs it once on the workload's
+/// input and output bytes. Skips with an error when its output differs from dmlref's.
+template <class Body> void run_checked(benchmark::State& state, const workload& w, Body body) {
     const std::vector<std::byte> input = pattern_bytes(w.in_bytes);
     std::vector<std::byte> output(w.out_bytes);
-    const auto* in = reinterpret_cast<const float*>(input.data());
-    auto* out = reinterpret_cast<float*>(output.data());
-    body(in, out);
+    body(input.data(), output.data());
     if (output != reference_output(w, input)) {
         state.SkipWithError("output differs from dmlref");
         return;
     }
     paired_loop(state, w.out_bytes, [&] {
-        body(in, out);
-        benchmark::DoNotOptimize(out);
+        body(input.data(), output.data());
+        benchmark::DoNotOptimize(output.data());
+    });
+}
+
+/// run_checked for an implementation that writes float32 output from float32 input.
+template <class Body> void run_float_peer(benchmark::State& state, const workload& w, Body body) {
+    run_checked(state, w, [&](const std::byte* in, std::byte* out) {
+        body(reinterpret_cast<const float*>(in), reinterpret_cast<float*>(out));
     });
 }
 
