@@ -1,0 +1,204 @@
+// dmlref allocates nothing that grows with the tensor: every operator, through the desc-level
+// execute, the threaded execute and the view-level functions, allocates the same on a tensor 4
+// times larger; beyond the desc layer's few blocks of O(rank) (the tensors' packed strides) that
+// is the padding tables, one entry per padded coordinate, and the view-level moves allocate
+// nothing at all. This binary replaces the global operator new and delete to count what is
+// allocated while a call runs.
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <new>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <dmlref/dmlref.hpp>
+#include <dmlref/parallel.hpp>
+
+namespace {
+
+std::atomic<bool> counting{false};
+std::atomic<std::size_t> allocations{0};
+std::atomic<std::size_t> allocated_bytes{0};
+
+void* allocate(std::size_t size, std::size_t alignment) {
+    if (counting.load(std::memory_order_relaxed)) {
+        allocations.fetch_add(1, std::memory_order_relaxed);
+        allocated_bytes.fetch_add(size, std::memory_order_relaxed);
+    }
+    if (size == 0) size = 1;
+    void* p = alignment <= alignof(std::max_align_t)
+                  ? std::malloc(size)
+                  : std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+    if (p == nullptr) throw std::bad_alloc();
+    return p;
+}
+
+} // namespace
+
+// Every form, so that none falls through to a sanitizer's own operator new (whose blocks the
+// free() below would not match).
+void* operator new(std::size_t size) { return allocate(size, 0); }
+void* operator new[](std::size_t size) { return allocate(size, 0); }
+void* operator new(std::size_t size, std::align_val_t alignment) {
+    return allocate(size, static_cast<std::size_t>(alignment));
+}
+void* operator new[](std::size_t size, std::align_val_t alignment) {
+    return allocate(size, static_cast<std::size_t>(alignment));
+}
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+    try { return allocate(size, 0); } catch (const std::bad_alloc&) { return nullptr; }
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+    try { return allocate(size, 0); } catch (const std::bad_alloc&) { return nullptr; }
+}
+void* operator new(std::size_t size, std::align_val_t alignment, const std::nothrow_t&) noexcept {
+    try { return allocate(size, static_cast<std::size_t>(alignment)); } catch (const std::bad_alloc&) { return nullptr; }
+}
+void* operator new[](std::size_t size, std::align_val_t alignment, const std::nothrow_t&) noexcept {
+    try { return allocate(size, static_cast<std::size_t>(alignment)); } catch (const std::bad_alloc&) { return nullptr; }
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
+
+using namespace dmlref;
+
+namespace {
+
+struct allocation {
+    std::size_t count = 0;
+    std::size_t bytes = 0;
+    bool operator==(const allocation&) const = default;
+};
+
+/// What `call` allocates while it runs (on any thread).
+allocation allocated_by(const std::function<void()>& call) {
+    allocations = 0;
+    allocated_bytes = 0;
+    counting = true;
+    call();
+    counting = false;
+    return {allocations.load(), allocated_bytes.load()};
+}
+
+/// Input and output buffers of `desc`'s sizes, allocated before anything is counted.
+struct buffers {
+    std::vector<std::byte> input, output;
+    explicit buffers(const operator_desc& desc) {
+        std::visit(
+            [&](const auto& d) {
+                input.assign(d.input_tensor.total_tensor_size_in_bytes, std::byte{1});
+                output.resize(d.output_tensor.total_tensor_size_in_bytes);
+            },
+            desc);
+    }
+};
+
+// 4 times the elements; both divide by 2, 3 and 4, and every output of the smaller is at least
+// 512 KiB, so that two threads split it.
+constexpr std::uint32_t small_side = 144, large_side = 288;
+
+buffer_tensor_desc f32(std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::float32, std::move(sizes)); }
+
+/// Each workload of the benchmark on an input {1, 36, side, side}, with pads that do not depend on side.
+std::vector<std::pair<std::string, operator_desc>> workloads(std::uint32_t side) {
+    std::vector<std::pair<std::string, operator_desc>> all;
+    const auto in = f32({1, 36, side, side});
+    for (std::uint32_t block : {2u, 3u}) {
+        for (auto order : {depth_space_order::depth_column_row, depth_space_order::column_row_depth}) {
+            const std::string suffix = fmt::format("block {} {}", block, to_string(order));
+            all.emplace_back("depth to space " + suffix,
+                             depth_to_space1_desc{in, f32({1, 36 / (block * block), side * block, side * block}), block, order});
+            all.emplace_back("space to depth " + suffix,
+                             space_to_depth1_desc{in, f32({1, 36 * block * block, side / block, side / block}), block, order});
+        }
+    }
+    all.emplace_back("slice stride -1 on W", slice1_desc{in, in, {0, 0, 0, 0}, {1, 36, side, side}, {1, 1, 1, -1}});
+    all.emplace_back("slice stride 2 on H and W",
+                     slice1_desc{in, f32({1, 36, side / 2, side / 2}), {0, 0, 0, 0}, {1, 36, side, side}, {1, 1, 2, 2}});
+    all.emplace_back("slice centred window", slice1_desc{in, f32({1, 36, side / 2, side / 2}), {0, 0, side / 4, side / 4},
+                                                         {1, 36, side / 2, side / 2}, {1, 1, 1, 1}});
+    for (auto mode : {padding_mode::constant, padding_mode::edge, padding_mode::reflection, padding_mode::symmetric,
+                      padding_mode::wrap}) {
+        all.emplace_back(fmt::format("padding {}", to_string(mode)),
+                         padding1_desc{in, f32({1, 36, side + 7, side + 9}), mode, data_type::float32,
+                                       scalar_union::of(1.5f), {0, 0, 3, 4}, {0, 0, 4, 5}});
+    }
+    return all;
+}
+
+constexpr std::size_t pad_entries = 3 + 4 + 4 + 5; // the pads above, summed over the axes
+
+} // namespace
+
+TEST_CASE("execute allocates nothing that grows with the tensor", "[allocation]") {
+    const auto small = workloads(small_side), large = workloads(large_side);
+    allocation constant_padding;
+    for (std::size_t i = 0; i < small.size(); ++i) {
+        INFO(small[i].first);
+        buffers s(small[i].second), l(large[i].second);
+        const allocation at_small = allocated_by([&] { execute(small[i].second, s.input, s.output); });
+        const allocation at_large = allocated_by([&] { execute(large[i].second, l.input, l.output); });
+        CHECK(at_small == at_large);
+        CHECK(at_large.bytes < 1024); // a few blocks of one entry per axis
+        const auto* padding = std::get_if<padding1_desc>(&small[i].second);
+        if (padding == nullptr) continue;
+        if (padding->padding_mode == padding_mode::constant) {
+            constant_padding = at_large;
+        } else {
+            // One more block: the gather tables, an offset per padded coordinate.
+            CHECK(at_large.count == constant_padding.count + 1);
+            CHECK(at_large.bytes == constant_padding.bytes + pad_entries * sizeof(std::ptrdiff_t));
+        }
+    }
+}
+
+TEST_CASE("execute on two threads allocates nothing that grows with the tensor", "[allocation]") {
+    const auto small = workloads(small_side), large = workloads(large_side);
+    for (std::size_t i = 0; i < small.size(); ++i) {
+        INFO(small[i].first);
+        buffers s(small[i].second), l(large[i].second);
+        // Both outputs are at least 2 x 256 KiB, so both calls start the second thread.
+        REQUIRE(s.output.size() >= 2 * detail::min_bytes_per_thread);
+        const allocation at_small = allocated_by([&] { execute(small[i].second, s.input, s.output, execution_options{2}); });
+        const allocation at_large = allocated_by([&] { execute(large[i].second, l.input, l.output, execution_options{2}); });
+        CHECK(at_small == at_large);
+        CHECK(at_large.count > 0); // the thread was started (its state is allocated)
+    }
+}
+
+TEST_CASE("the view-level functions allocate nothing that grows with the tensor", "[allocation]") {
+    for (const std::ptrdiff_t side : {std::ptrdiff_t{small_side}, std::ptrdiff_t{large_side}}) {
+        INFO("side " << side);
+        tensor<float, 4> in({1, 36, side, side});
+        tensor<float, 4> d2s({1, 4, side * 3, side * 3}), s2d({1, 144, side / 2, side / 2});
+        tensor<float, 4> sliced({1, 36, side / 2, side / 2}), padded({1, 36, side + 7, side + 9});
+        const strided_view<const float, 4> input = in.view();
+        const allocation moves = allocated_by([&] {
+            depth_to_space(input, d2s.view(), 3, depth_space_order::column_row_depth);
+            space_to_depth(input, s2d.view(), 2, depth_space_order::depth_column_row);
+            slice(input, sliced.view(), {0, 0, side / 4, side / 4}, {1, 36, side / 2, side / 2}, {1, 1, 1, 1});
+            slice(input, sliced.view(), {0, 0, 0, 0}, {1, 36, side, side}, {1, 1, 2, -2});
+            pad(input, padded.view(), padding_mode::constant, 0.0f, {0, 0, 3, 4}, {0, 0, 4, 5});
+        });
+        CHECK(moves.count == 0);
+        const allocation gathers = allocated_by(
+            [&] { pad(input, padded.view(), padding_mode::reflection, 0.0f, {0, 0, 3, 4}, {0, 0, 4, 5}); });
+        CHECK(gathers.count == 1);
+        CHECK(gathers.bytes == pad_entries * sizeof(std::ptrdiff_t));
+    }
+}
