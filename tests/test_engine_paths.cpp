@@ -198,21 +198,25 @@ TEST_CASE("space to depth de-interleaves into B rows for every block size, order
 TEST_CASE("space to depth writes output rows far apart one row axis at a time", "[engine]") {
     // With B > 2 and the B * B output rows of input order spread over more than far_apart bytes,
     // the lead (pointer-stepped) axis is the output row axis; otherwise input order, with the
-    // block-row axis as the lead. Both must copy the same, split across threads or not.
+    // block-row axis as the lead. An output-row axis over more than pass_tile input bytes splits
+    // into tiles walked outside the block-row axis. All must copy the same, split across threads or not.
     struct case_t {
         data_type type;
         std::vector<std::uint32_t> in;
         std::uint32_t b;
         depth_space_order order;
         bool by_output_rows;
+        std::size_t outer_axes;
     };
     const auto dcr = depth_space_order::depth_column_row, crd = depth_space_order::column_row_depth;
     const case_t cases[] = {
-        {data_type::float32, {2, 16, 195, 198}, 3, dcr, true},  // rows 274 KB apart, 2.5 MB in all
-        {data_type::float32, {1, 2, 390, 393}, 3, crd, true},   // rows 68 KB apart, 613 KB in all
-        {data_type::uint8, {1, 16, 256, 260}, 4, dcr, true},    // 16 rows 66 KB apart
-        {data_type::float32, {2, 4, 96, 99}, 3, crd, false},    // rows 4 KB apart
-        {data_type::float32, {1, 16, 256, 258}, 2, dcr, false}, // block 2: input order at any spread
+        // rows 274 KB apart, 2.5 MB in all; the output-row axis (16 channels x 65 rows of 2376
+        // bytes) in 4 tiles of 260 rows: batch, tile, block row, output row
+        {data_type::float32, {2, 16, 195, 198}, 3, dcr, true, 4},
+        {data_type::float32, {1, 2, 390, 393}, 3, crd, true, 3},   // rows 68 KB apart, 613 KB in all, no tiles
+        {data_type::uint8, {1, 16, 256, 260}, 4, dcr, true, 3},    // 16 rows 66 KB apart; 2 tiles of 512 rows
+        {data_type::float32, {2, 4, 96, 99}, 3, crd, false, 3},    // rows 4 KB apart
+        {data_type::float32, {1, 16, 256, 258}, 2, dcr, false, 2}, // block 2: input order at any spread
     };
     for (const case_t& c : cases) {
         const std::uint32_t b = c.b;
@@ -224,6 +228,7 @@ TEST_CASE("space to depth writes output rows far apart one row axis at a time", 
         REQUIRE(p.shape == inner_shape::deinterleave);
         const std::ptrdiff_t lead_stride = p.plan.axes[p.outer_rank - 1].out_stride;
         CHECK((lead_stride == static_cast<std::ptrdiff_t>(out[3])) == c.by_output_rows);
+        CHECK(p.outer_rank == c.outer_axes);
         at_every_shuffle_level([&] {
             for (std::size_t threads : {1u, 3u}) {
                 CAPTURE(threads);
