@@ -821,7 +821,7 @@ inline prepared_plan prepare(const copy_plan& source) noexcept {
                 // tiles of about pass_tile input bytes, walked outside the passes, so that a
                 // tile's later passes read it from the cache, as CRD's channel axis does. (DCR
                 // with block 3 at 64 MiB, medians of alternating runs: 0.42-0.47x memcpy untiled
-                // against 0.70-0.77x tiled for 1-byte elements, 0.57-0.59x and 0.82-0.89x for
+                // against 0.70-0.84x tiled for 1-byte elements, 0.57-0.59x and 0.82-0.92x for
                 // 2-byte, 0.83-0.85x and 0.89-0.95x for 4-byte; 512 KiB and 2 MiB tiles ran
                 // alike, 4 MiB ones slower.)
                 if (by_output_rows && plan.rank < max_plan_rank && plan.axes[walked].single_affine()) {
