@@ -238,6 +238,22 @@ TEST_CASE("space to depth writes output rows far apart one row axis at a time", 
     }
 }
 
+TEST_CASE("space to depth walked row by row from an input broadcast along its rows", "[engine]") {
+    // A zero stride on H gives the output-row axis a zero input step: nothing to tile, and the
+    // tile size must not divide by it.
+    for (auto order : {depth_space_order::depth_column_row, depth_space_order::column_row_depth}) {
+        CAPTURE(static_cast<int>(order));
+        const auto in = make_buffer_tensor_desc(data_type::float32, {1, 16, 195, 198},
+                                                std::vector<std::uint32_t>{198, 198, 0, 1});
+        const operator_desc d = space_to_depth1_desc{in, packed(data_type::float32, {1, 144, 65, 66}), 3, order};
+        std::vector<std::ptrdiff_t> tables;
+        const detail::prepared_plan p = prepared(d, tables);
+        REQUIRE(p.shape == inner_shape::deinterleave);
+        CHECK(p.plan.axes[p.outer_rank - 1].pieces[0].step == 0); // the lead axis: the output rows
+        matches_naive(d);
+    }
+}
+
 TEST_CASE("depth/space with padded-row inputs and outputs and with a permuted output layout", "[engine]") {
     for (data_type type : width_types)
         for (std::uint32_t b : {2u, 3u}) {

@@ -827,7 +827,7 @@ inline prepared_plan prepare(const copy_plan& source) noexcept {
                 if (by_output_rows && plan.rank < max_plan_rank && plan.axes[walked].single_affine()) {
                     const axis_plan rows = plan.axes[walked];
                     const std::ptrdiff_t row_bytes = magnitude(rows.pieces[0].step) * static_cast<std::ptrdiff_t>(plan.width);
-                    const std::ptrdiff_t target = pass_tile / row_bytes;
+                    const std::ptrdiff_t target = row_bytes > 0 ? pass_tile / row_bytes : 0; // 0: broadcast rows
                     const std::ptrdiff_t tile = target >= 2 ? divisor_near(rows.extent, target) : 0;
                     if (tile >= 2 && tile < rows.extent) {
                         for (std::size_t b = plan.rank; b > walked; --b) plan.axes[b] = plan.axes[b - 1];
