@@ -277,11 +277,16 @@ inline std::string supported_types_text(operator_type op, feature_level level) {
 inline layout layout_of(const buffer_tensor_desc& desc) noexcept {
     layout l;
     l.rank = desc.sizes.size() < max_plan_rank ? desc.sizes.size() : max_plan_rank;
-    const std::vector<std::uint32_t> packed = desc.strides ? std::vector<std::uint32_t>{} : packed_strides(desc.sizes);
-    const std::vector<std::uint32_t>& strides = desc.strides ? *desc.strides : packed;
-    for (std::size_t i = 0; i < l.rank; ++i) {
-        l.extents[i] = static_cast<std::ptrdiff_t>(desc.sizes[i]);
-        l.strides[i] = i < strides.size() ? static_cast<std::ptrdiff_t>(strides[i]) : 0;
+    std::uint64_t packed = 1; // packed_strides(desc.sizes)[i], without allocating it
+    for (std::size_t i = desc.sizes.size(); i-- > 0;) {
+        if (i < l.rank) {
+            l.extents[i] = static_cast<std::ptrdiff_t>(desc.sizes[i]);
+            if (!desc.strides)
+                l.strides[i] = static_cast<std::ptrdiff_t>(packed < 0xffff'ffffu ? packed : 0xffff'ffffu);
+            else
+                l.strides[i] = i < desc.strides->size() ? static_cast<std::ptrdiff_t>((*desc.strides)[i]) : 0;
+        }
+        packed = saturating_mul_add(packed, desc.sizes[i], 0);
     }
     return l;
 }
