@@ -277,17 +277,14 @@ inline std::string supported_types_text(operator_type op, feature_level level) {
 inline layout layout_of(const buffer_tensor_desc& desc) noexcept {
     layout l;
     l.rank = desc.sizes.size() < max_plan_rank ? desc.sizes.size() : max_plan_rank;
-    std::uint64_t packed = 1; // packed_strides(desc.sizes)[i], without allocating it
-    for (std::size_t i = desc.sizes.size(); i-- > 0;) {
-        if (i < l.rank) {
-            l.extents[i] = static_cast<std::ptrdiff_t>(desc.sizes[i]);
-            if (!desc.strides)
-                l.strides[i] = static_cast<std::ptrdiff_t>(packed < 0xffff'ffffu ? packed : 0xffff'ffffu);
-            else
-                l.strides[i] = i < desc.strides->size() ? static_cast<std::ptrdiff_t>((*desc.strides)[i]) : 0;
-        }
-        packed = saturating_mul_add(packed, desc.sizes[i], 0);
+    for (std::size_t i = 0; i < l.rank; ++i) {
+        l.extents[i] = static_cast<std::ptrdiff_t>(desc.sizes[i]);
+        if (desc.strides) l.strides[i] = i < desc.strides->size() ? static_cast<std::ptrdiff_t>((*desc.strides)[i]) : 0;
     }
+    if (!desc.strides) // packed_strides(desc.sizes), without allocating it
+        for_each_packed_stride(desc.sizes, [&](std::size_t i, std::uint32_t stride) {
+            if (i < l.rank) l.strides[i] = static_cast<std::ptrdiff_t>(stride);
+        });
     return l;
 }
 

@@ -53,15 +53,22 @@ constexpr std::uint64_t element_count(std::span<const std::uint32_t> sizes) noex
     return count;
 }
 
+namespace detail {
+/// Calls f(i, packed_strides(sizes)[i]) for each axis, innermost first, without allocating.
+template <class F> constexpr void for_each_packed_stride(std::span<const std::uint32_t> sizes, F&& f) {
+    std::uint64_t stride = 1;
+    for (std::size_t i = sizes.size(); i-- > 0;) {
+        f(i, static_cast<std::uint32_t>(stride < 0xffff'ffffu ? stride : 0xffff'ffffu));
+        stride = saturating_mul_add(stride, sizes[i], 0);
+    }
+}
+} // namespace detail
+
 /// Packed row-major strides: stride[i] = product of sizes[j] for j > i (saturating at UINT32_MAX,
 /// which only tensors over DirectML's element cap reach).
 inline std::vector<std::uint32_t> packed_strides(std::span<const std::uint32_t> sizes) {
     std::vector<std::uint32_t> strides(sizes.size());
-    std::uint64_t stride = 1;
-    for (std::size_t i = sizes.size(); i-- > 0;) {
-        strides[i] = static_cast<std::uint32_t>(stride < 0xffff'ffffu ? stride : 0xffff'ffffu);
-        stride = detail::saturating_mul_add(stride, sizes[i], 0);
-    }
+    detail::for_each_packed_stride(sizes, [&](std::size_t i, std::uint32_t stride) { strides[i] = stride; });
     return strides;
 }
 
