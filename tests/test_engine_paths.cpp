@@ -376,6 +376,42 @@ TEST_CASE("a thread count splits the rows and changes nothing", "[engine]") {
         }
 }
 
+TEST_CASE("rows run in sets of the lead axis, from any first row to any last row", "[engine]") {
+    // Where the lead axis and the axis outside it are both affine, whole runs of the lead axis go
+    // to the row loop in one call; a part of the rows (a thread's) may start and end inside a run.
+    // The rows are run here in parts cut at random: together they must copy what one call does.
+    const operator_desc descs[] = {
+        // lead axis: the 3 block rows of each output row (CRD walks its input in order)
+        space_to_depth1_desc{packed(data_type::float32, {2, 3, 30, 33}), packed(data_type::float32, {2, 27, 10, 11}), 3,
+                             depth_space_order::column_row_depth},
+        // lead axis: 2 block rows
+        space_to_depth1_desc{packed(data_type::uint8, {1, 5, 14, 20}), packed(data_type::uint8, {1, 20, 7, 10}), 2,
+                             depth_space_order::column_row_depth},
+        // a centred window: rows along channels
+        slice1_desc{packed(data_type::uint16, {2, 7, 9, 40}), packed(data_type::uint16, {2, 5, 3, 20}), {0, 1, 3, 10},
+                    {2, 5, 3, 20}, {1, 1, 1, 1}},
+        // pads: an outer axis with fill pieces runs row set by row set
+        padding1_desc{packed(data_type::int64, {3, 4, 6, 5}), packed(data_type::int64, {3, 6, 8, 9}),
+                      padding_mode::reflection, data_type::int64, {}, {0, 1, 1, 2}, {0, 1, 1, 2}},
+    };
+    std::mt19937 cuts(7);
+    for (const operator_desc& d : descs)
+        for (int round = 0; round < 20; ++round) {
+            CAPTURE(round);
+            matches_naive_through(d, [&](const auto& input, auto& output) {
+                std::vector<std::ptrdiff_t> tables;
+                const detail::prepared_plan p =
+                    detail::prepare(detail::checked_plan(d, input, output, newest_feature_level, tables));
+                REQUIRE(p.outer_rank >= 2);
+                for (std::ptrdiff_t first = 0; first < p.rows;) {
+                    const std::ptrdiff_t last = std::min<std::ptrdiff_t>(p.rows, first + 1 + static_cast<std::ptrdiff_t>(cuts() % 40));
+                    detail::execute_part(p, first, last);
+                    first = last;
+                }
+            });
+        }
+}
+
 TEST_CASE("outputs of 16 MiB and more use streaming stores, from any alignment", "[engine]") {
     const auto f32 = data_type::float32;
     // Odd row lengths put every row at a different 16-byte phase; the reversed and stride-2
