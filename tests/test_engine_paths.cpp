@@ -390,7 +390,7 @@ TEST_CASE("rows run in sets of the lead axis, from any first row to any last row
         // a centred window: rows along channels
         slice1_desc{packed(data_type::uint16, {2, 7, 9, 40}), packed(data_type::uint16, {2, 5, 3, 20}), {0, 1, 3, 10},
                     {2, 5, 3, 20}, {1, 1, 1, 1}},
-        // pads: an outer axis with fill pieces runs row set by row set
+        // pads: the padded outer axes have table pieces, so each run of the lead axis goes alone
         padding1_desc{packed(data_type::int64, {3, 4, 6, 5}), packed(data_type::int64, {3, 6, 8, 9}),
                       padding_mode::reflection, data_type::int64, {}, {0, 1, 1, 2}, {0, 1, 1, 2}},
     };

@@ -1112,7 +1112,7 @@ inline void execute_rows(const prepared_plan& p, std::ptrdiff_t first_row, std::
     // axis outside it are both affine, whole runs of it go to the row loop together: a short lead
     // axis then costs no odometer step per run. (Depth to space and space to depth walk B block
     // rows a run where they go in input order. Benchmark runs alternating, f32 at 4 MiB, ratio to
-    // memcpy: space to depth CRD block 3 0.49-0.53x run by run, 0.49-0.58x (4 of 5 runs 0.54 or
+    // memcpy: space to depth CRD block 3 0.49-0.53x run by run, 0.49-0.58x (6 of 7 runs 0.54 or
     // more) in sets; block 2 0.62-0.72x and 0.73-0.90x; depth to space block 2 0.78-0.83x and
     // 0.88-0.95x. At 64 MiB no change.)
     const std::size_t lead = p.outer_rank - 1;
@@ -1152,7 +1152,6 @@ inline void execute_rows(const prepared_plan& p, std::ptrdiff_t first_row, std::
             rows(p, plan.output + out_base * w, plan.input + (in_base + lead_axis.pieces[0].start) * w,
                  {lead_axis.extent, lead_axis.out_stride * w, lead_axis.pieces[0].step * w, sets, outer.out_stride * w,
                   outer.pieces[0].step * w});
-            done += sets * lead_axis.extent;
             coord[lead - 1] += sets - 1; // the odometer below takes it to the next set
         } else if (!base_fill) {
             // Rows [first, end) piece by piece: the affine pieces (the whole axis, or the rows
@@ -1176,12 +1175,11 @@ inline void execute_rows(const prepared_plan& p, std::ptrdiff_t first_row, std::
                 j = stop > j ? stop : j;
                 piece_first += pc.count;
             }
-            done += end - first;
         } else {
             for (std::ptrdiff_t j = first; j < end; ++j)
                 any_row(plan.output + (out_base + j * lead_axis.out_stride) * w, plan.input + in_base * w, true);
-            done += end - first;
         }
+        done += sets > 1 ? sets * lead_axis.extent : end - first;
         coord[lead] = 0;
 
         std::size_t a = lead; // odometer over axes [0, lead)
