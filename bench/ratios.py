@@ -15,7 +15,7 @@ import statistics
 import sys
 from collections import OrderedDict
 
-IMPLS = ["dmlref", "dmlref_2threads", "dmlref_memcpy_2pairs", "naive", "eigen", "xtensor", "rows_by_hand", "rows_by_hand_prefetch"]
+IMPLS = ["dmlref", "dmlref_2threads", "dmlref_2threads_split", "dmlref_memcpy_2pairs", "naive", "eigen", "xtensor", "rows_by_hand", "rows_by_hand_prefetch"]
 
 
 def load(path):

@@ -167,11 +167,25 @@ TEST_CASE("execute on two threads allocates nothing that grows with the tensor",
         INFO(small[i].first);
         buffers s(small[i].second), l(large[i].second);
         // Both outputs are at least 2 x 256 KiB, so both calls start the second thread.
-        REQUIRE(s.output.size() >= 2 * detail::min_bytes_per_thread);
-        const allocation at_small = allocated_by([&] { execute(small[i].second, s.input, s.output, execution_options{2}); });
-        const allocation at_large = allocated_by([&] { execute(large[i].second, l.input, l.output, execution_options{2}); });
+        const execution_options two{2, std::size_t{256} << 10};
+        REQUIRE(s.output.size() >= 2 * two.min_bytes_per_thread);
+        const allocation at_small = allocated_by([&] { execute(small[i].second, s.input, s.output, two); });
+        const allocation at_large = allocated_by([&] { execute(large[i].second, l.input, l.output, two); });
         CHECK(at_small == at_large);
         CHECK(at_large.count > 0); // the thread was started (its state is allocated)
+    }
+}
+
+TEST_CASE("outputs under twice min_bytes_per_thread run on the calling thread", "[allocation]") {
+    // By default two threads split outputs of 8 MiB and more. These outputs are 0.7-3.2 MiB, so
+    // asking for two threads starts none: the call allocates what it does on one thread.
+    for (const auto& [name, desc] : workloads(small_side)) {
+        INFO(name);
+        buffers b(desc);
+        REQUIRE(b.output.size() < 2 * execution_options{}.min_bytes_per_thread);
+        const allocation one = allocated_by([&] { execute(desc, b.input, b.output); });
+        const allocation two = allocated_by([&] { execute(desc, b.input, b.output, execution_options{2}); });
+        CHECK(two == one);
     }
 }
 
