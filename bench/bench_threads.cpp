@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -17,17 +18,10 @@
 namespace dmlref_bench {
 namespace {
 
+/// dmlref with `options`, checked against one thread's output before it is timed (run_checked).
 void run_threads(benchmark::State& state, const workload& w, dmlref::execution_options options) {
-    const std::vector<std::byte> input = pattern_bytes(w.in_bytes);
-    std::vector<std::byte> output(w.out_bytes);
-    dmlref::execute(w.desc, input, output, options);
-    if (output != reference_output(w, input)) {
-        state.SkipWithError("output differs from dmlref on one thread");
-        return;
-    }
-    paired_loop(state, w.out_bytes, [&] {
-        dmlref::execute(w.desc, input, output, options);
-        benchmark::DoNotOptimize(output.data());
+    run_checked(state, w, [&](const std::byte* in, std::byte* out) {
+        dmlref::execute(w.desc, {in, w.in_bytes}, {out, w.out_bytes}, options);
     });
 }
 
