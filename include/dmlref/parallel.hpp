@@ -37,11 +37,9 @@ namespace detail {
 /// thread cannot be started, the calling thread does its part.
 inline void execute(const copy_plan& plan, const execution_options& options) {
     const prepared_plan p = prepare(plan);
-    std::size_t bytes = plan.width;
-    for (std::size_t a = 0; a < plan.rank; ++a) bytes *= static_cast<std::size_t>(plan.axes[a].extent);
     std::size_t parts = options.thread_count;
     if (parts > static_cast<std::size_t>(p.rows)) parts = static_cast<std::size_t>(p.rows);
-    const std::size_t fit = options.min_bytes_per_thread > 0 ? bytes / options.min_bytes_per_thread : parts;
+    const std::size_t fit = options.min_bytes_per_thread > 0 ? p.bytes / options.min_bytes_per_thread : parts;
     if (parts > fit) parts = fit;
     if (parts <= 1) return execute_part(p, 0, p.rows);
 

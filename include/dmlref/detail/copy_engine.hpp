@@ -681,6 +681,7 @@ struct prepared_plan {
     std::ptrdiff_t block = 0;   ///< interleave factor B
     std::size_t outer_rank = 0; ///< axes [0, outer_rank) are walked row by row
     std::ptrdiff_t rows = 1;    ///< product of the outer extents
+    std::size_t bytes = 0;      ///< the output's bytes: every extent times the width
     bool stream = false;        ///< write with streaming stores (outputs larger than the caches)
     bool stream_runs = false;   ///< contiguous runs too (outputs of run_stream_threshold and more)
     /// Software prefetch of the input row `ahead` rows on (0: none): its `span` bytes from
@@ -848,13 +849,13 @@ inline prepared_plan prepare(const copy_plan& source) noexcept {
         }
     }
     p.outer_rank = p.shape == inner_shape::rows ? plan.rank - 1 : plan.rank - 2;
-    std::size_t bytes = plan.width;
+    p.bytes = plan.width;
     for (std::size_t a = 0; a < plan.rank; ++a) {
-        bytes *= static_cast<std::size_t>(plan.axes[a].extent);
+        p.bytes *= static_cast<std::size_t>(plan.axes[a].extent);
         if (a < p.outer_rank) p.rows *= plan.axes[a].extent;
     }
-    p.stream = DMLREF_STREAM_STORES && bytes >= stream_threshold;
-    p.stream_runs = DMLREF_STREAM_STORES && bytes >= run_stream_threshold;
+    p.stream = DMLREF_STREAM_STORES && p.bytes >= stream_threshold;
+    p.stream_runs = DMLREF_STREAM_STORES && p.bytes >= run_stream_threshold;
     // Rows that do not follow one another in an input larger than the caches break the hardware
     // prefetchers' streams; the row kernels then prefetch the row `ahead` rows on. (Interleaves
     // read B streams the hardware follows, and measured no faster with it.)
