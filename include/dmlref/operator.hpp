@@ -387,57 +387,103 @@ template <class Desc> constexpr depth_space_order order_of(const Desc& d) noexce
     else return depth_space_order::depth_column_row;
 }
 
-/// Every rule of one desc at one level, without buffers.
-template <class Desc> std::optional<std::string> check_desc(const Desc& d, feature_level level) {
-    constexpr operator_type type = Desc::type;
+/// The rules every desc shares: the operator exists at `level`, each tensor desc is valid, and the
+/// two agree on data type and dimension count.
+inline std::optional<std::string> check_tensors(operator_type type, feature_level level, const buffer_tensor_desc& input,
+                                                const buffer_tensor_desc& output) {
     const std::string_view op = to_string(type);
     if (level < introduced_in(type))
         return detail::message("{}: not available at feature level {}; it was introduced in feature level {}", op,
                                to_string(level), to_string(introduced_in(type)));
-    if (auto m = check_tensor(op, type, level, "InputTensor", d.input_tensor, false)) return m;
-    if (auto m = check_tensor(op, type, level, "OutputTensor", d.output_tensor, true)) return m;
-    if (d.output_tensor.data_type != d.input_tensor.data_type)
+    if (auto m = check_tensor(op, type, level, "InputTensor", input, false)) return m;
+    if (auto m = check_tensor(op, type, level, "OutputTensor", output, true)) return m;
+    if (output.data_type != input.data_type)
         return detail::message("{}: OutputTensor.DataType {} differs from InputTensor.DataType {}; they must match", op,
-                               to_string(d.output_tensor.data_type), to_string(d.input_tensor.data_type));
-    const std::size_t dims = d.input_tensor.sizes.size();
-    if (d.output_tensor.sizes.size() != dims)
+                               to_string(output.data_type), to_string(input.data_type));
+    if (output.sizes.size() != input.sizes.size())
         return detail::message("{}: OutputTensor has {} dimensions; InputTensor has {}; they must match", op,
-                               d.output_tensor.sizes.size(), dims);
-    const layout in = layout_of(d.input_tensor), out = layout_of(d.output_tensor);
+                               output.sizes.size(), input.sizes.size());
+    return std::nullopt;
+}
 
+/// The four depth/space descs' rules (the older two pass DEPTH_COLUMN_ROW as their order).
+inline std::optional<std::string> check_depth_space_desc(operator_type type, feature_level level,
+                                                         const buffer_tensor_desc& input,
+                                                         const buffer_tensor_desc& output, std::uint32_t block_size,
+                                                         depth_space_order order) {
+    if (auto m = check_tensors(type, level, input, output)) return m;
+    const auto direction = type == operator_type::depth_to_space || type == operator_type::depth_to_space1
+                               ? depth_space_direction::depth_to_space
+                               : depth_space_direction::space_to_depth;
+    return check_depth_space(to_string(type), direction, layout_of(input), layout_of(output), block_size, order);
+}
+
+inline std::optional<std::string> check_slice1_desc(const slice1_desc& d, feature_level level) {
+    if (auto m = check_tensors(slice1_desc::type, level, d.input_tensor, d.output_tensor)) return m;
+    const std::string_view op = to_string(slice1_desc::type);
+    const std::size_t dims = d.input_tensor.sizes.size();
+    if (auto m = check_length(op, "InputWindowOffsets", d.input_window_offsets, dims)) return m;
+    if (auto m = check_length(op, "InputWindowSizes", d.input_window_sizes, dims)) return m;
+    if (auto m = check_length(op, "InputWindowStrides", d.input_window_strides, dims)) return m;
+    const auto offsets = signed_array(d.input_window_offsets), sizes = signed_array(d.input_window_sizes),
+               strides = signed_array(d.input_window_strides);
+    return check_slice1(op, layout_of(d.input_tensor), layout_of(d.output_tensor), std::span(offsets).first(dims),
+                        std::span(sizes).first(dims), std::span(strides).first(dims));
+}
+
+inline std::optional<std::string> check_slice_desc(const slice_desc& d, feature_level level) {
+    if (auto m = check_tensors(slice_desc::type, level, d.input_tensor, d.output_tensor)) return m;
+    const std::string_view op = to_string(slice_desc::type);
+    const std::size_t dims = d.input_tensor.sizes.size();
+    if (auto m = check_length(op, "Offsets", d.offsets, dims)) return m;
+    if (auto m = check_length(op, "Sizes", d.sizes, dims)) return m;
+    if (auto m = check_length(op, "Strides", d.strides, dims)) return m;
+    return check_slice_v0(d, layout_of(d.input_tensor), layout_of(d.output_tensor));
+}
+
+/// PADDING's and PADDING1's rules; `value_type` is PADDING1's PaddingValueDataType (PADDING has none).
+inline std::optional<std::string> check_padding_desc(operator_type type, feature_level level,
+                                                     const buffer_tensor_desc& input, const buffer_tensor_desc& output,
+                                                     padding_mode padding_mode, std::optional<data_type> value_type,
+                                                     const std::vector<std::uint32_t>& start_padding,
+                                                     const std::vector<std::uint32_t>& end_padding) {
+    if (auto m = check_tensors(type, level, input, output)) return m;
+    const std::string_view op = to_string(type);
+    const std::size_t dims = input.sizes.size();
+    const auto mode = static_cast<std::uint32_t>(padding_mode);
+    if (mode > 4)
+        return detail::message("{}: PaddingMode is {}; it must be CONSTANT (0), EDGE (1), REFLECTION (2), "
+                               "SYMMETRIC (3) or WRAP (4)",
+                               op, mode);
+    if (padding_mode == padding_mode::symmetric && level < feature_level::fl_3_0)
+        return detail::message("{}: PaddingMode SYMMETRIC needs feature level 3_0; this is {}", op, to_string(level));
+    if (padding_mode == padding_mode::wrap && level < feature_level::fl_6_4)
+        return detail::message("{}: PaddingMode WRAP needs feature level 6_4; this is {}", op, to_string(level));
+    if (value_type && *value_type != output.data_type)
+        return detail::message("{}: PaddingValueDataType {} differs from OutputTensor.DataType {}; they must match", op,
+                               to_string(*value_type), to_string(output.data_type));
+    if (auto m = check_length(op, "StartPadding", start_padding, dims)) return m;
+    if (auto m = check_length(op, "EndPadding", end_padding, dims)) return m;
+    const auto start = signed_array(start_padding), end = signed_array(end_padding);
+    return check_padding(op, layout_of(input), layout_of(output), padding_mode, std::span(start).first(dims),
+                         std::span(end).first(dims));
+}
+
+/// Every rule of one desc at one level, without buffers. The rules live in the functions above,
+/// which are not templates, so that the eight desc types share their code.
+template <class Desc> std::optional<std::string> check_desc(const Desc& d, feature_level level) {
     if constexpr (is_depth_space_v<Desc>) {
-        return check_depth_space(op, direction_of<Desc>(), in, out, d.block_size, order_of(d));
+        return check_depth_space_desc(Desc::type, level, d.input_tensor, d.output_tensor, d.block_size, order_of(d));
     } else if constexpr (std::is_same_v<Desc, slice1_desc>) {
-        if (auto m = check_length(op, "InputWindowOffsets", d.input_window_offsets, dims)) return m;
-        if (auto m = check_length(op, "InputWindowSizes", d.input_window_sizes, dims)) return m;
-        if (auto m = check_length(op, "InputWindowStrides", d.input_window_strides, dims)) return m;
-        const auto offsets = signed_array(d.input_window_offsets), sizes = signed_array(d.input_window_sizes),
-                   strides = signed_array(d.input_window_strides);
-        return check_slice1(op, in, out, std::span(offsets).first(dims), std::span(sizes).first(dims),
-                            std::span(strides).first(dims));
+        return check_slice1_desc(d, level);
     } else if constexpr (std::is_same_v<Desc, slice_desc>) {
-        if (auto m = check_length(op, "Offsets", d.offsets, dims)) return m;
-        if (auto m = check_length(op, "Sizes", d.sizes, dims)) return m;
-        if (auto m = check_length(op, "Strides", d.strides, dims)) return m;
-        return check_slice_v0(d, in, out);
-    } else { // PADDING, PADDING1
-        const auto mode = static_cast<std::uint32_t>(d.padding_mode);
-        if (mode > 4)
-            return detail::message("{}: PaddingMode is {}; it must be CONSTANT (0), EDGE (1), REFLECTION (2), "
-                                   "SYMMETRIC (3) or WRAP (4)",
-                                   op, mode);
-        if (d.padding_mode == padding_mode::symmetric && level < feature_level::fl_3_0)
-            return detail::message("{}: PaddingMode SYMMETRIC needs feature level 3_0; this is {}", op, to_string(level));
-        if (d.padding_mode == padding_mode::wrap && level < feature_level::fl_6_4)
-            return detail::message("{}: PaddingMode WRAP needs feature level 6_4; this is {}", op, to_string(level));
-        if constexpr (std::is_same_v<Desc, padding1_desc>)
-            if (d.padding_value_data_type != d.output_tensor.data_type)
-                return detail::message("{}: PaddingValueDataType {} differs from OutputTensor.DataType {}; they must match",
-                                       op, to_string(d.padding_value_data_type), to_string(d.output_tensor.data_type));
-        if (auto m = check_length(op, "StartPadding", d.start_padding, dims)) return m;
-        if (auto m = check_length(op, "EndPadding", d.end_padding, dims)) return m;
-        const auto start = signed_array(d.start_padding), end = signed_array(d.end_padding);
-        return check_padding(op, in, out, d.padding_mode, std::span(start).first(dims), std::span(end).first(dims));
+        return check_slice_desc(d, level);
+    } else if constexpr (std::is_same_v<Desc, padding1_desc>) {
+        return check_padding_desc(Desc::type, level, d.input_tensor, d.output_tensor, d.padding_mode,
+                                  d.padding_value_data_type, d.start_padding, d.end_padding);
+    } else {
+        return check_padding_desc(Desc::type, level, d.input_tensor, d.output_tensor, d.padding_mode, std::nullopt,
+                                  d.start_padding, d.end_padding);
     }
 }
 
