@@ -316,29 +316,33 @@ TEST_CASE("rows of one run between fills: inline, through memcpy and streamed", 
     // Run lengths cover the 64-byte steps, the 16-byte steps and the overlapping last vector of
     // the inline copy at every width, and runs under 16 bytes; fills on one side or on both.
     const std::uint32_t lengths[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 20, 31, 32, 33, 63, 64, 65, 79, 80, 81, 130};
-    const std::pair<std::uint32_t, std::uint32_t> sides[] = {{3, 3}, {0, 2}, {5, 0}, {1, 17}};
-    const scalar_union value = scalar_union::of(std::uint64_t{0xa1b2c3d4e5f60718u});
+    // Fills of every byte count up to 8 past a multiple of 8, and of 64 bytes and more, where a
+    // value of one repeated byte goes to memset.
+    const std::pair<std::uint32_t, std::uint32_t> sides[] = {{3, 3}, {0, 2}, {5, 0}, {1, 17}, {7, 70}};
+    const std::uint64_t values[] = {0xa1b2c3d4e5f60718u, 0, 0x7f7f7f7f7f7f7f7fu};
     for (data_type type : width_types)
         for (std::uint32_t n : lengths)
-            for (const auto& [before, after] : sides) {
-                CAPTURE(to_string(type), n, before, after);
-                const padding1_desc d{packed(type, {3, n}), packed(type, {5, before + n + after}), padding_mode::constant, type,
-                                      value, {1, before}, {1, after}};
-                matches_naive(d);
-                matches_naive_streamed(d, false);
-                matches_naive_streamed(d, true);
-            }
-    // The kernel is the one the rows reach; a row of one run alone is the plain copy's.
+            for (const auto& [before, after] : sides)
+                for (std::uint64_t value : values) {
+                    CAPTURE(to_string(type), n, before, after, value);
+                    const padding1_desc d{packed(type, {3, n}), packed(type, {5, before + n + after}), padding_mode::constant,
+                                          type, scalar_union::of(value), {1, before}, {1, after}};
+                    matches_naive(d);
+                    matches_naive_streamed(d, false);
+                    matches_naive_streamed(d, true);
+                }
+    // The kernel is the one the rows reach; a row of one run alone is the plain copy's. Both are
+    // built once for every width (byte_kernels).
     std::vector<std::ptrdiff_t> tables;
     using kernels = detail::row_kernels<4>;
     const auto kernel = [&](const padding1_desc& d) { return kernels::choose(prepared(d, tables)); };
     const auto f32 = data_type::float32;
     CHECK(kernel({packed(f32, {4, 8}), packed(f32, {6, 11}), padding_mode::constant, f32, {}, {1, 1}, {1, 2}}) ==
-          &kernels::rows<kernels::framed>);
+          &detail::rows<detail::byte_kernels::framed>);
     CHECK(kernel({packed(f32, {4, 8}), packed(f32, {6, 8}), padding_mode::constant, f32, {}, {1, 0}, {1, 0}}) ==
-          &kernels::rows<kernels::copy>);
+          &detail::rows<detail::byte_kernels::copy>);
     CHECK(kernel({packed(f32, {4, 8}), packed(f32, {6, 11}), padding_mode::edge, f32, {}, {1, 1}, {1, 2}}) ==
-          &kernels::rows<kernels::any>);
+          &detail::rows<kernels::any>);
 }
 
 TEST_CASE("rank 8: slices, pads and reversed axes everywhere", "[engine]") {

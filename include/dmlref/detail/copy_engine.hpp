@@ -519,7 +519,7 @@ struct mover {
     DMLREF_NOINLINE static void run(std::byte* out, std::ptrdiff_t out_step, const std::byte* in,
                                     std::ptrdiff_t in_step, std::ptrdiff_t count, bool stream_runs = false) noexcept {
         if (out_step == w) {
-            if (in_step == w) return copy(out, in, static_cast<std::size_t>(count * w), stream_runs);
+            if (in_step == w) return mover<1>::copy(out, in, static_cast<std::size_t>(count * w), stream_runs);
             if (in_step == 0) return fill(out, count, w, load(in));
             if (in_step == -w) return reverse(out, in, count);
             if (in_step == 2 * w) return every_other(out, in, count);
@@ -891,17 +891,130 @@ struct row_walk {
 /// A row loop: the rows of `walk`, from `out` and `in`.
 using rows_fn = void (*)(const prepared_plan& p, std::byte* out, const std::byte* in, const row_walk& walk) noexcept;
 
+/// The plan's innermost axis: the one a row kernel walks.
+inline const axis_plan& inner_axis(const prepared_plan& p) noexcept { return p.plan.axes[p.plan.rank - 1]; }
+
+/// `bytes` bytes of copies of the fill value from an element boundary; `pattern` is the value
+/// repeated over 8 bytes, so that one loop serves every width.
+inline void fill_bytes(std::byte* out, std::size_t bytes, std::uint64_t pattern) noexcept {
+    if (bytes >= 64 && pattern == (pattern & 0xff) * 0x0101010101010101u) { // a call pays off past a cache line
+        std::memset(out, static_cast<int>(pattern & 0xff), bytes);
+        return;
+    }
+    // Every element boundary starts the pattern again, so the last 8 bytes may overlap the ones
+    // before; fills under 8 bytes take the pattern's first 4, 2 and 1 bytes as they need.
+    if (bytes >= 8) {
+        for (std::size_t i = 0; i + 8 < bytes; i += 8) std::memcpy(out + i, &pattern, 8);
+        std::memcpy(out + bytes - 8, &pattern, 8);
+        return;
+    }
+    if (bytes & 4) std::memcpy(out, &pattern, 4);
+    if (bytes & 2) std::memcpy(out + (bytes & 4), &pattern, 2);
+    if (bytes & 1) std::memcpy(out + (bytes & 6), &pattern, 1);
+}
+
+/// The row kernels that do not depend on the element width, built once for every width: each
+/// counts bytes, and moves them with mover<1>.
+struct byte_kernels {
+    using move = mover<1>;
+
+    /// Rows of one contiguous run between fills (constant padding's rows): the sizes and the fill
+    /// value stay in registers, and in outputs the caches hold the run is copied inline. Neither
+    /// alone pays: PADDING1 CONSTANT {1,64,128,128} float32, alternating runs, 0.72-0.91x memcpy
+    /// through `any`, through this kernel calling memcpy, or through `any` copying inline; 0.92-1.05x
+    /// with both (Eigen's pad in the same runs: 0.85-1.09x).
+    struct framed {
+        static constexpr bool padded = true;
+        std::size_t before = 0, after = 0, bytes = 0; ///< bytes of fill before and after, and of the run
+        std::ptrdiff_t start = 0;                     ///< the run's input offset in bytes
+        std::uint64_t pattern = 0;                    ///< the fill value repeated over 8 bytes
+        bool stream, in_cache;
+        explicit framed(const prepared_plan& p) noexcept : stream(p.stream_runs), in_cache(!p.stream) {
+            const axis_plan& axis = inner_axis(p);
+            const auto w = static_cast<std::ptrdiff_t>(p.plan.width);
+            bool after_run = false;
+            for (std::size_t k = 0; k < axis.piece_count; ++k) {
+                const piece& pc = axis.pieces[k];
+                if (pc.how == piece::kind::fill) {
+                    (after_run ? after : before) += static_cast<std::size_t>(pc.count * w);
+                } else {
+                    after_run = true;
+                    start = pc.start * w;
+                    bytes = static_cast<std::size_t>(pc.count * w);
+                }
+            }
+            std::byte repeated[8];
+            for (std::size_t k = 0; k < 8; ++k) repeated[k] = p.plan.fill[k % p.plan.width];
+            std::memcpy(&pattern, repeated, 8);
+        }
+        /// Whether a row of `axis` is one contiguous run between fills (at least one fill).
+        static bool fits(const axis_plan& axis) noexcept {
+            if (axis.out_stride != 1 || axis.piece_count < 2) return false;
+            std::size_t runs = 0;
+            for (std::size_t k = 0; k < axis.piece_count; ++k) {
+                const piece& pc = axis.pieces[k];
+                if (pc.how == piece::kind::affine && pc.step == 1) ++runs;
+                else if (pc.how != piece::kind::fill) return false;
+            }
+            return runs == 1;
+        }
+        void operator()(std::byte* out, const std::byte* in) const noexcept {
+            fill_bytes(out, before, pattern);
+            out += before;
+            if (in_cache) move::copy_inline(out, in + start, bytes);
+            else move::copy(out, in + start, bytes, stream);
+            fill_bytes(out + bytes, after, pattern);
+        }
+    };
+    struct copy {
+        static constexpr bool padded = false;
+        std::size_t bytes;
+        bool stream;
+        explicit copy(const prepared_plan& p) noexcept
+            : bytes(static_cast<std::size_t>(inner_axis(p).extent) * p.plan.width), stream(p.stream_runs) {}
+        void operator()(std::byte* out, const std::byte* in) const noexcept { move::copy(out, in, bytes, stream); }
+    };
+};
+
+/// One set of `n` rows `out_step` and `in_step` bytes apart, by one kernel.
+template <class Kernel>
+void set_of_rows(const prepared_plan& p, const Kernel& kernel, std::byte* out, const std::byte* in, std::ptrdiff_t n,
+                 std::ptrdiff_t out_step, std::ptrdiff_t in_step) noexcept {
+    // Rows that do not follow one another in the input break the hardware prefetchers' streams:
+    // fetch the row `ahead` rows on while this one is copied. Padded rows (several pieces: `any`
+    // and `framed`) are fetched ahead even where they follow one another: PADDING1 at 64 MiB,
+    // alternating runs, 0.86-0.92x memcpy without, 0.95-1.08x with, every width; reversed rows
+    // measured slower with it (0.88x against 0.97x), and the other kernels no faster.
+    const std::ptrdiff_t ahead = p.ahead > 0 && (in_step != p.span || Kernel::padded) ? p.ahead : n;
+    const std::ptrdiff_t skip = ahead * in_step + p.first;
+    for (; n > 0; --n, out += out_step, in += in_step) {
+        if (n > ahead)
+            for (std::ptrdiff_t at = 0; at < p.span; at += 64) prefetch(in, skip + at);
+        kernel(out, in);
+    }
+}
+
+/// The rows of `walk` by one kernel: the only loop instantiated per kernel.
+template <class Kernel>
+void rows(const prepared_plan& p, std::byte* out, const std::byte* in, const row_walk& walk) noexcept {
+    const Kernel kernel(p);
+    for (std::ptrdiff_t set = 0; set < walk.sets; ++set)
+        set_of_rows(p, kernel, out + set * walk.set_out_step, in + set * walk.set_in_step, walk.n, walk.out_step,
+                    walk.in_step);
+}
+
 /// The row kernels of a prepared plan, for Width-byte elements. Each is built once from the plan
 /// (its parameters then live in registers) and called per row with the row's output and input.
 template <std::size_t Width> struct row_kernels {
     using move = mover<Width>;
     static constexpr auto w = static_cast<std::ptrdiff_t>(Width);
-    static const axis_plan& inner(const prepared_plan& p) noexcept { return p.plan.axes[p.plan.rank - 1]; }
+    static const axis_plan& inner(const prepared_plan& p) noexcept { return inner_axis(p); }
     static const axis_plan& second(const prepared_plan& p) noexcept { return p.plan.axes[p.plan.rank - 2]; }
 
     /// Any row of any plan, fill rows included. Interleaves take the plain strided loop here:
     /// these rows are the rare ones.
     struct any {
+        static constexpr bool padded = true;
         const prepared_plan& p;
         typename move::word fill_value;
         explicit any(const prepared_plan& plan) noexcept : p(plan) { std::memcpy(&fill_value, p.plan.fill.data(), Width); }
@@ -936,64 +1049,15 @@ template <std::size_t Width> struct row_kernels {
             }
         }
     };
-    /// Rows of one contiguous run between fills (constant padding's rows): the counts and the fill
-    /// value stay in registers, and in outputs the caches hold the run is copied inline. Neither
-    /// alone pays: PADDING1 CONSTANT {1,64,128,128} float32, alternating runs, 0.72-0.91x memcpy
-    /// through `any`, through this kernel calling memcpy, or through `any` copying inline; 0.92-1.05x
-    /// with both (Eigen's pad in the same runs: 0.85-1.09x).
-    struct framed {
-        std::ptrdiff_t before = 0, after = 0, start = 0; ///< fill elements before and after; run's input offset in bytes
-        std::size_t bytes = 0;                            ///< the run's bytes
-        typename move::word value;
-        bool stream, in_cache;
-        explicit framed(const prepared_plan& p) noexcept : stream(p.stream_runs), in_cache(!p.stream) {
-            const axis_plan& axis = inner(p);
-            bool after_run = false;
-            for (std::size_t k = 0; k < axis.piece_count; ++k) {
-                const piece& pc = axis.pieces[k];
-                if (pc.how == piece::kind::fill) {
-                    (after_run ? after : before) += pc.count;
-                } else {
-                    after_run = true;
-                    start = pc.start * w;
-                    bytes = static_cast<std::size_t>(pc.count * w);
-                }
-            }
-            std::memcpy(&value, p.plan.fill.data(), Width);
-        }
-        /// Whether a row of `axis` is one contiguous run between fills (at least one fill).
-        static bool fits(const axis_plan& axis) noexcept {
-            if (axis.out_stride != 1 || axis.piece_count < 2) return false;
-            std::size_t runs = 0;
-            for (std::size_t k = 0; k < axis.piece_count; ++k) {
-                const piece& pc = axis.pieces[k];
-                if (pc.how == piece::kind::affine && pc.step == 1) ++runs;
-                else if (pc.how != piece::kind::fill) return false;
-            }
-            return runs == 1;
-        }
-        void operator()(std::byte* out, const std::byte* in) const noexcept {
-            move::fill(out, before, w, value);
-            out += before * w;
-            if (in_cache) move::copy_inline(out, in + start, bytes);
-            else move::copy(out, in + start, bytes, stream);
-            move::fill(out + bytes, after, w, value);
-        }
-    };
-    struct copy {
-        std::size_t bytes;
-        bool stream;
-        explicit copy(const prepared_plan& p) noexcept
-            : bytes(static_cast<std::size_t>(inner(p).extent * w)), stream(p.stream_runs) {}
-        void operator()(std::byte* out, const std::byte* in) const noexcept { move::copy(out, in, bytes, stream); }
-    };
     struct reverse {
+        static constexpr bool padded = false;
         std::ptrdiff_t count;
         bool stream;
         explicit reverse(const prepared_plan& p) noexcept : count(inner(p).extent), stream(p.stream) {}
         void operator()(std::byte* out, const std::byte* in) const noexcept { move::reverse(out, in, count, stream); }
     };
     struct every_other {
+        static constexpr bool padded = false;
         std::ptrdiff_t count;
         bool stream;
         explicit every_other(const prepared_plan& p) noexcept : count(inner(p).extent), stream(p.stream) {}
@@ -1001,6 +1065,7 @@ template <std::size_t Width> struct row_kernels {
     };
     /// Broadcast and other strides: the run's own dispatch.
     struct strided {
+        static constexpr bool padded = false;
         std::ptrdiff_t out_step, in_step, count;
         explicit strided(const prepared_plan& p) noexcept
             : out_step(inner(p).out_stride * w), in_step(inner(p).pieces[0].step * w), count(inner(p).extent) {}
@@ -1012,6 +1077,7 @@ template <std::size_t Width> struct row_kernels {
     // memcpy with the 16-byte kernel, 0.86-0.95x with it). The 16-byte kernel writes through the cache:
     // streaming its stores measured slower, 0.57-0.69x against 0.74-0.84x.
     template <bool Pair> struct interleave {
+        static constexpr bool padded = false;
         std::ptrdiff_t row_step, count, block;
         bool stream;
         shuffles level;
@@ -1027,6 +1093,7 @@ template <std::size_t Width> struct row_kernels {
     // measured slower in the walk prepare chooses for them (DCR block 3 at 64 MiB: 0.75-0.81x
     // memcpy with it, 0.81-0.84x without).
     template <std::ptrdiff_t B> struct deinterleave {
+        static constexpr bool padded = false;
         std::ptrdiff_t row_step, count;
         bool stream, shuffle;
         explicit deinterleave(const prepared_plan& p) noexcept
@@ -1037,32 +1104,6 @@ template <std::size_t Width> struct row_kernels {
         }
     };
 
-    /// The rows of `walk` by one kernel: the only loop instantiated per kernel.
-    template <class Kernel>
-    static void rows(const prepared_plan& p, std::byte* out, const std::byte* in, const row_walk& walk) noexcept {
-        const Kernel kernel(p);
-        for (std::ptrdiff_t set = 0; set < walk.sets; ++set)
-            set_of_rows(p, kernel, out + set * walk.set_out_step, in + set * walk.set_in_step, walk.n, walk.out_step,
-                        walk.in_step);
-    }
-    /// One set: `n` rows `out_step` and `in_step` bytes apart.
-    template <class Kernel>
-    static void set_of_rows(const prepared_plan& p, const Kernel& kernel, std::byte* out, const std::byte* in,
-                            std::ptrdiff_t n, std::ptrdiff_t out_step, std::ptrdiff_t in_step) noexcept {
-        // Rows that do not follow one another in the input break the hardware prefetchers' streams:
-        // fetch the row `ahead` rows on while this one is copied. Padded rows (several pieces: `any`
-        // and `framed`) are fetched ahead even where they follow one another: PADDING1 at 64 MiB,
-        // alternating runs, 0.86-0.92x memcpy without, 0.95-1.08x with, every width; reversed rows
-        // measured slower with it (0.88x against 0.97x), and the other kernels no faster.
-        constexpr bool padded = std::is_same_v<Kernel, any> || std::is_same_v<Kernel, framed>;
-        const std::ptrdiff_t ahead = p.ahead > 0 && (in_step != p.span || padded) ? p.ahead : n;
-        const std::ptrdiff_t skip = ahead * in_step + p.first;
-        for (; n > 0; --n, out += out_step, in += in_step) {
-            if (n > ahead)
-                for (std::ptrdiff_t at = 0; at < p.span; at += 64) prefetch(in, skip + at);
-            kernel(out, in);
-        }
-    }
     /// The row loop for the plan's inner shape.
     static rows_fn choose(const prepared_plan& p) noexcept {
         if (p.shape == inner_shape::interleave)
@@ -1070,9 +1111,9 @@ template <std::size_t Width> struct row_kernels {
         if (p.shape == inner_shape::deinterleave)
             return p.block == 2 ? rows<deinterleave<2>> : p.block == 3 ? rows<deinterleave<3>> : rows<deinterleave<4>>;
         const axis_plan& in_axis = inner(p);
-        if (!in_axis.single_affine()) return framed::fits(in_axis) ? rows<framed> : rows<any>;
+        if (!in_axis.single_affine()) return byte_kernels::framed::fits(in_axis) ? rows<byte_kernels::framed> : rows<any>;
         const std::ptrdiff_t in_step = in_axis.pieces[0].step;
-        if (in_axis.out_stride == 1 && in_step == 1) return rows<copy>;
+        if (in_axis.out_stride == 1 && in_step == 1) return rows<byte_kernels::copy>;
         if (in_axis.out_stride == 1 && in_step == -1) return rows<reverse>;
         if (in_axis.out_stride == 1 && in_step == 2) return rows<every_other>;
         return rows<strided>;
