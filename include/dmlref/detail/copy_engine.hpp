@@ -978,7 +978,7 @@ struct byte_kernels {
 
 /// One set of `n` rows `out_step` and `in_step` bytes apart, by one kernel.
 template <class Kernel>
-void set_of_rows(const prepared_plan& p, const Kernel& kernel, std::byte* out, const std::byte* in, std::ptrdiff_t n,
+inline void set_of_rows(const prepared_plan& p, const Kernel& kernel, std::byte* out, const std::byte* in, std::ptrdiff_t n,
                  std::ptrdiff_t out_step, std::ptrdiff_t in_step) noexcept {
     // Rows that do not follow one another in the input break the hardware prefetchers' streams:
     // fetch the row `ahead` rows on while this one is copied. Padded rows (several pieces: `any`
@@ -996,7 +996,7 @@ void set_of_rows(const prepared_plan& p, const Kernel& kernel, std::byte* out, c
 
 /// The rows of `walk` by one kernel: the only loop instantiated per kernel.
 template <class Kernel>
-void rows(const prepared_plan& p, std::byte* out, const std::byte* in, const row_walk& walk) noexcept {
+inline void rows(const prepared_plan& p, std::byte* out, const std::byte* in, const row_walk& walk) noexcept {
     const Kernel kernel(p);
     for (std::ptrdiff_t set = 0; set < walk.sets; ++set)
         set_of_rows(p, kernel, out + set * walk.set_out_step, in + set * walk.set_in_step, walk.n, walk.out_step,
