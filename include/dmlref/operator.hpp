@@ -266,7 +266,7 @@ constexpr bool supports_data_type(operator_type op, feature_level level, data_ty
 namespace detail {
 
 /// The types an operator supports at a level, for messages: "FLOAT32, FLOAT16".
-inline std::string supported_types_text(operator_type op, feature_level level) {
+DMLREF_COLD inline std::string supported_types_text(operator_type op, feature_level level) {
     std::string text;
     for (data_type t : movable_data_types)
         if (supports_data_type(op, level, t)) text += (text.empty() ? "" : ", ") + std::string(to_string(t));

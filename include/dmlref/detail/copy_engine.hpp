@@ -61,9 +61,13 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define DMLREF_PREFETCH(address) __builtin_prefetch(address)
 #define DMLREF_NOINLINE __attribute__((noinline))
+// Error paths: the functions that build messages are optimised for size and their callers' paths
+// to them predicted not taken (the compile probe: 17.37 to 16.88 billion compiler instructions).
+#define DMLREF_COLD __attribute__((cold))
 #else
 #define DMLREF_PREFETCH(address) static_cast<void>(address)
 #define DMLREF_NOINLINE
+#define DMLREF_COLD
 #endif
 
 namespace dmlref::detail {

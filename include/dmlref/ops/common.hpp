@@ -42,7 +42,7 @@ struct message_arg {
 /// `format` with each "{}" replaced by the next argument (integers in decimal) and each "{:#x}" by
 /// the next integer in hexadecimal ("0x1f"): the two fields the library's messages use, as fmt
 /// formats them. One function for every message, with no template behind it.
-inline std::string format_message(std::string_view format, std::initializer_list<message_arg> args) {
+DMLREF_COLD inline std::string format_message(std::string_view format, std::initializer_list<message_arg> args) {
     std::string text;
     const message_arg* next = args.begin();
     for (std::size_t at = 0; at < format.size();) {
@@ -79,12 +79,12 @@ inline std::string format_message(std::string_view format, std::initializer_list
 /// against its arguments at compile time, so a bad message still fails the project's build; the
 /// text comes from format_message() either way.
 #ifdef DMLREF_CHECK_FORMAT_STRINGS
-template <class... Args> std::string message(fmt::format_string<Args...> format, Args&&... args) {
+template <class... Args> DMLREF_COLD std::string message(fmt::format_string<Args...> format, Args&&... args) {
     const fmt::string_view text = format;
     return format_message(std::string_view(text.data(), text.size()), {message_arg(args)...});
 }
 #else
-template <class... Args> std::string message(std::string_view format, Args&&... args) {
+template <class... Args> DMLREF_COLD std::string message(std::string_view format, Args&&... args) {
     return format_message(format, {message_arg(args)...});
 }
 #endif
@@ -106,7 +106,7 @@ inline void throw_if(const std::optional<std::string>& message) {
 
 /// Extents as the DirectML field `Tensor.Sizes` would show them, e.g. "{1, 8, 2, 3}". (fmt::join
 /// would instantiate fmt's whole formatting machinery in every translation unit: +0.5 s of build.)
-template <class Extents> std::string extents_text(const Extents& extents) {
+template <class Extents> DMLREF_COLD std::string extents_text(const Extents& extents) {
     std::string text = "{";
     for (std::size_t i = 0; i < extents.size(); ++i) text += detail::message("{}{}", i ? ", " : "", extents[i]);
     return text + "}";
