@@ -12,11 +12,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -332,13 +334,14 @@ inline std::optional<std::string> check_tensor(std::string_view op, operator_typ
     return check_layout(op, field, layout_of(t), is_output);
 }
 
-/// An op array must have DimensionCount entries.
-template <class Array>
-std::optional<std::string> check_length(std::string_view op, std::string_view field, const Array& array,
-                                        std::size_t dims) {
-    if (array.size() == dims) return std::nullopt;
-    return detail::message("{}: {} has {} entries; DimensionCount (the tensors' dimension count) is {}", op, field,
-                           array.size(), dims);
+/// Each of the op's arrays, named with its length, must have DimensionCount entries.
+inline std::optional<std::string> check_lengths(std::string_view op, std::size_t dims,
+                                                std::initializer_list<std::pair<std::string_view, std::size_t>> arrays) {
+    for (const auto& [field, size] : arrays)
+        if (size != dims)
+            return detail::message("{}: {} has {} entries; DimensionCount (the tensors' dimension count) is {}", op,
+                                   field, size, dims);
+    return std::nullopt;
 }
 
 template <class Array> std::array<std::ptrdiff_t, max_plan_rank> signed_array(const Array& values) noexcept {
@@ -422,9 +425,11 @@ inline std::optional<std::string> check_slice1_desc(const slice1_desc& d, featur
     if (auto m = check_tensors(slice1_desc::type, level, d.input_tensor, d.output_tensor)) return m;
     const std::string_view op = to_string(slice1_desc::type);
     const std::size_t dims = d.input_tensor.sizes.size();
-    if (auto m = check_length(op, "InputWindowOffsets", d.input_window_offsets, dims)) return m;
-    if (auto m = check_length(op, "InputWindowSizes", d.input_window_sizes, dims)) return m;
-    if (auto m = check_length(op, "InputWindowStrides", d.input_window_strides, dims)) return m;
+    if (auto m = check_lengths(op, dims,
+                               {{"InputWindowOffsets", d.input_window_offsets.size()},
+                                {"InputWindowSizes", d.input_window_sizes.size()},
+                                {"InputWindowStrides", d.input_window_strides.size()}}))
+        return m;
     const auto offsets = signed_array(d.input_window_offsets), sizes = signed_array(d.input_window_sizes),
                strides = signed_array(d.input_window_strides);
     return check_slice1(op, layout_of(d.input_tensor), layout_of(d.output_tensor), std::span(offsets).first(dims),
@@ -435,9 +440,9 @@ inline std::optional<std::string> check_slice_desc(const slice_desc& d, feature_
     if (auto m = check_tensors(slice_desc::type, level, d.input_tensor, d.output_tensor)) return m;
     const std::string_view op = to_string(slice_desc::type);
     const std::size_t dims = d.input_tensor.sizes.size();
-    if (auto m = check_length(op, "Offsets", d.offsets, dims)) return m;
-    if (auto m = check_length(op, "Sizes", d.sizes, dims)) return m;
-    if (auto m = check_length(op, "Strides", d.strides, dims)) return m;
+    if (auto m = check_lengths(op, dims,
+                               {{"Offsets", d.offsets.size()}, {"Sizes", d.sizes.size()}, {"Strides", d.strides.size()}}))
+        return m;
     return check_slice_v0(d, layout_of(d.input_tensor), layout_of(d.output_tensor));
 }
 
@@ -462,8 +467,8 @@ inline std::optional<std::string> check_padding_desc(operator_type type, feature
     if (value_type && *value_type != output.data_type)
         return detail::message("{}: PaddingValueDataType {} differs from OutputTensor.DataType {}; they must match", op,
                                to_string(*value_type), to_string(output.data_type));
-    if (auto m = check_length(op, "StartPadding", start_padding, dims)) return m;
-    if (auto m = check_length(op, "EndPadding", end_padding, dims)) return m;
+    if (auto m = check_lengths(op, dims, {{"StartPadding", start_padding.size()}, {"EndPadding", end_padding.size()}}))
+        return m;
     const auto start = signed_array(start_padding), end = signed_array(end_padding);
     return check_padding(op, layout_of(input), layout_of(output), padding_mode, std::span(start).first(dims),
                          std::span(end).first(dims));
