@@ -47,7 +47,8 @@ inline std::vector<std::byte> reference_output(const workload& w, const std::vec
 /// buffers it copies were last used two iterations back rather than one. On a 2-core VM of the
 /// README's kind (2026-11-25, six runs at f1a4d5f) a 16 MiB memcpy repeated on the same 32 MiB of
 /// buffers, with the window's iteration in between, ran about a fifth faster than one alternating
-/// over two pairs (bench/README.md): part of those 32 MiB stays in the cache. The second pair shows how much of a ratio that is.
+/// over two pairs (bench/README.md): part of those 32 MiB stays in the cache. The second pair
+/// shows how much of a ratio that is.
 template <class Body>
 void paired_loop(benchmark::State& state, std::uint64_t bytes, Body body, std::size_t memcpy_pairs = 1) {
     using clock = std::chrono::steady_clock;

@@ -410,14 +410,11 @@ inline std::optional<std::string> check_tensors(operator_type type, feature_leve
 }
 
 /// The four depth/space descs' rules (the older two pass DEPTH_COLUMN_ROW as their order).
-inline std::optional<std::string> check_depth_space_desc(operator_type type, feature_level level,
-                                                         const buffer_tensor_desc& input,
+inline std::optional<std::string> check_depth_space_desc(operator_type type, depth_space_direction direction,
+                                                         feature_level level, const buffer_tensor_desc& input,
                                                          const buffer_tensor_desc& output, std::uint32_t block_size,
                                                          depth_space_order order) {
     if (auto m = check_tensors(type, level, input, output)) return m;
-    const auto direction = type == operator_type::depth_to_space || type == operator_type::depth_to_space1
-                               ? depth_space_direction::depth_to_space
-                               : depth_space_direction::space_to_depth;
     return check_depth_space(to_string(type), direction, layout_of(input), layout_of(output), block_size, order);
 }
 
@@ -478,7 +475,8 @@ inline std::optional<std::string> check_padding_desc(operator_type type, feature
 /// which are not templates, so that the eight desc types share their code.
 template <class Desc> std::optional<std::string> check_desc(const Desc& d, feature_level level) {
     if constexpr (is_depth_space_v<Desc>) {
-        return check_depth_space_desc(Desc::type, level, d.input_tensor, d.output_tensor, d.block_size, order_of(d));
+        return check_depth_space_desc(Desc::type, direction_of<Desc>(), level, d.input_tensor, d.output_tensor,
+                                      d.block_size, order_of(d));
     } else if constexpr (std::is_same_v<Desc, slice1_desc>) {
         return check_slice1_desc(d, level);
     } else if constexpr (std::is_same_v<Desc, slice_desc>) {

@@ -982,8 +982,8 @@ struct byte_kernels {
 
 /// One set of `n` rows `out_step` and `in_step` bytes apart, by one kernel.
 template <class Kernel>
-inline void set_of_rows(const prepared_plan& p, const Kernel& kernel, std::byte* out, const std::byte* in, std::ptrdiff_t n,
-                 std::ptrdiff_t out_step, std::ptrdiff_t in_step) noexcept {
+inline void set_of_rows(const prepared_plan& p, const Kernel& kernel, std::byte* out, const std::byte* in,
+                        std::ptrdiff_t n, std::ptrdiff_t out_step, std::ptrdiff_t in_step) noexcept {
     // Rows that do not follow one another in the input break the hardware prefetchers' streams:
     // fetch the row `ahead` rows on while this one is copied. Padded rows (several pieces: `any`
     // and `framed`) are fetched ahead even where they follow one another: PADDING1 at 64 MiB,
