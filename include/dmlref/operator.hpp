@@ -271,7 +271,11 @@ namespace detail {
 DMLREF_COLD inline std::string supported_types_text(operator_type op, feature_level level) {
     std::string text;
     for (data_type t : movable_data_types)
-        if (supports_data_type(op, level, t)) text += (text.empty() ? "" : ", ") + std::string(to_string(t));
+        if (supports_data_type(op, level, t)) {
+            const std::string_view name = to_string(t);
+            if (!text.empty()) text.append(", ", 2);
+            text.append(name.data(), name.size());
+        }
     return text;
 }
 
@@ -321,7 +325,7 @@ inline std::optional<std::string> check_tensor(std::string_view op, operator_typ
     if (const std::uint64_t count = element_count(t.sizes); count > max_element_count)
         return detail::message("{}: {}.Sizes {} hold {} elements; DirectML allows at most {} (2^32 - 1)", op, field,
                                extents_text(t.sizes),
-                               count == UINT64_MAX ? std::string("more than 2^64") : std::to_string(count),
+                               count == UINT64_MAX ? std::string("more than 2^64") : detail::message("{}", count),
                                max_element_count);
     if (const std::uint64_t needed = calc_buffer_tensor_size(t); t.total_tensor_size_in_bytes < needed)
         return detail::message("{}: {}.TotalTensorSizeInBytes = {} is less than DMLCalcBufferTensorSize = {}", op, field,

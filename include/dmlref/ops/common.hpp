@@ -43,18 +43,21 @@ struct message_arg {
 /// the next integer in hexadecimal ("0x1f"): the two fields the library's messages use, as fmt
 /// formats them. One function for every message, with no template behind it.
 DMLREF_COLD inline std::string format_message(std::string_view format, std::initializer_list<message_arg> args) {
+    // Text is added by append(pointer, size) alone: since C++20, libstdc++ compiles each member of
+    // std::string that a translation unit uses in that unit, and this one member serves them all.
     std::string text;
+    auto add = [&](std::string_view part) { text.append(part.data(), part.size()); };
     const message_arg* next = args.begin();
     for (std::size_t at = 0; at < format.size();) {
         const std::size_t open = format.find('{', at), close = format.find('}', open);
         if (close == std::string_view::npos || next == args.end()) { // no field left: the rest as it is
-            text += format.substr(at);
+            add(format.substr(at));
             break;
         }
-        text += format.substr(at, open - at);
+        add(format.substr(at, open - at));
         const bool hex = format.substr(open, close - open) == "{:#x";
         if (next->is_text) {
-            text += next->text;
+            add(next->text);
         } else {
             char digits[24];
             char* end = digits + sizeof digits;
@@ -62,9 +65,9 @@ DMLREF_COLD inline std::string format_message(std::string_view format, std::init
             std::uint64_t v = next->magnitude;
             do *--first = "0123456789abcdef"[v % (hex ? 16 : 10)];
             while ((v /= (hex ? 16 : 10)) != 0);
-            if (next->negative) text += '-';
-            if (hex) text += "0x";
-            text.append(first, end);
+            if (hex) *--first = 'x', *--first = '0';
+            if (next->negative) *--first = '-';
+            add({first, static_cast<std::size_t>(end - first)});
         }
         ++next;
         at = close + 1;
@@ -84,7 +87,7 @@ template <class... Args> DMLREF_COLD std::string message(fmt::format_string<Args
     return format_message(std::string_view(text.data(), text.size()), {message_arg(args)...});
 }
 #else
-template <class... Args> DMLREF_COLD std::string message(std::string_view format, Args&&... args) {
+template <class... Args> DMLREF_COLD std::string message(std::string_view format, const Args&... args) {
     return format_message(format, {message_arg(args)...});
 }
 #endif
@@ -108,8 +111,12 @@ inline void throw_if(const std::optional<std::string>& message) {
 /// would instantiate fmt's whole formatting machinery in every translation unit: +0.5 s of build.)
 template <class Extents> DMLREF_COLD std::string extents_text(const Extents& extents) {
     std::string text = "{";
-    for (std::size_t i = 0; i < extents.size(); ++i) text += detail::message("{}{}", i ? ", " : "", extents[i]);
-    return text + "}";
+    for (std::size_t i = 0; i < extents.size(); ++i) {
+        const std::string field = detail::message("{}{}", i ? ", " : "", extents[i]);
+        text.append(field.data(), field.size());
+    }
+    text.append("}", 1);
+    return text;
 }
 
 /// Checks that a view's extents are positive and that an output view never maps two coordinates
