@@ -898,6 +898,9 @@ using rows_fn = void (*)(const prepared_plan& p, std::byte* out, const std::byte
 /// The plan's innermost axis: the one a row kernel walks.
 inline const axis_plan& inner_axis(const prepared_plan& p) noexcept { return p.plan.axes[p.plan.rank - 1]; }
 
+/// The axis outside it: for interleaves, the axis of the B rows.
+inline const axis_plan& second_axis(const prepared_plan& p) noexcept { return p.plan.axes[p.plan.rank - 2]; }
+
 /// `bytes` bytes of copies of the fill value from an element boundary; `pattern` is the value
 /// repeated over 8 bytes, so that one loop serves every width.
 inline void fill_bytes(std::byte* out, std::size_t bytes, std::uint64_t pattern) noexcept {
@@ -1012,8 +1015,6 @@ inline void rows(const prepared_plan& p, std::byte* out, const std::byte* in, co
 template <std::size_t Width> struct row_kernels {
     using move = mover<Width>;
     static constexpr auto w = static_cast<std::ptrdiff_t>(Width);
-    static const axis_plan& inner(const prepared_plan& p) noexcept { return inner_axis(p); }
-    static const axis_plan& second(const prepared_plan& p) noexcept { return p.plan.axes[p.plan.rank - 2]; }
 
     /// Any row of any plan, fill rows included. Interleaves take the plain strided loop here:
     /// these rows are the rare ones.
@@ -1023,16 +1024,16 @@ template <std::size_t Width> struct row_kernels {
         typename move::word fill_value;
         explicit any(const prepared_plan& plan) noexcept : p(plan) { std::memcpy(&fill_value, p.plan.fill.data(), Width); }
         void operator()(std::byte* out, const std::byte* in, bool row_fill = false) const noexcept {
-            const axis_plan& in_axis = inner(p);
+            const axis_plan& in_axis = inner_axis(p);
             const std::ptrdiff_t in_step = in_axis.pieces[0].step * w;
             if (p.shape == inner_shape::interleave) { // out[x * B + k] = in[k * S + x]
-                const std::ptrdiff_t n = second(p).extent;
+                const std::ptrdiff_t n = second_axis(p).extent;
                 for (std::ptrdiff_t k = 0; k < p.block; ++k) {
                     if (row_fill) move::fill(out + k * w, n, p.block * w, fill_value);
                     else move::strided(out + k * w, p.block * w, in + k * in_step, w, n);
                 }
             } else if (p.shape == inner_shape::deinterleave) { // out[k * T + x] = in[x * B + k]
-                const std::ptrdiff_t row_step = second(p).out_stride * w, n = in_axis.extent;
+                const std::ptrdiff_t row_step = second_axis(p).out_stride * w, n = in_axis.extent;
                 for (std::ptrdiff_t k = 0; k < p.block; ++k) {
                     if (row_fill) move::fill(out + k * row_step, n, w, fill_value);
                     else move::strided(out + k * row_step, w, in + k * w, p.block * w, n);
@@ -1057,14 +1058,14 @@ template <std::size_t Width> struct row_kernels {
         static constexpr bool padded = false;
         std::ptrdiff_t count;
         bool stream;
-        explicit reverse(const prepared_plan& p) noexcept : count(inner(p).extent), stream(p.stream) {}
+        explicit reverse(const prepared_plan& p) noexcept : count(inner_axis(p).extent), stream(p.stream) {}
         void operator()(std::byte* out, const std::byte* in) const noexcept { move::reverse(out, in, count, stream); }
     };
     struct every_other {
         static constexpr bool padded = false;
         std::ptrdiff_t count;
         bool stream;
-        explicit every_other(const prepared_plan& p) noexcept : count(inner(p).extent), stream(p.stream) {}
+        explicit every_other(const prepared_plan& p) noexcept : count(inner_axis(p).extent), stream(p.stream) {}
         void operator()(std::byte* out, const std::byte* in) const noexcept { move::every_other(out, in, count, stream); }
     };
     /// Broadcast and other strides: the run's own dispatch.
@@ -1072,7 +1073,8 @@ template <std::size_t Width> struct row_kernels {
         static constexpr bool padded = false;
         std::ptrdiff_t out_step, in_step, count;
         explicit strided(const prepared_plan& p) noexcept
-            : out_step(inner(p).out_stride * w), in_step(inner(p).pieces[0].step * w), count(inner(p).extent) {}
+            : out_step(inner_axis(p).out_stride * w), in_step(inner_axis(p).pieces[0].step * w),
+              count(inner_axis(p).extent) {}
         void operator()(std::byte* out, const std::byte* in) const noexcept { move::run(out, out_step, in, in_step, count); }
     };
     // Interleaves stream at DRAM sizes: those of 2 rows with 16-byte stores (measured 1.0x memcpy
@@ -1086,8 +1088,8 @@ template <std::size_t Width> struct row_kernels {
         bool stream;
         shuffles level;
         explicit interleave(const prepared_plan& p) noexcept
-            : row_step(inner(p).pieces[0].step * w), count(second(p).extent), block(p.block), stream(p.stream),
-              level(Pair ? shuffles::none : shuffles_here()) {}
+            : row_step(inner_axis(p).pieces[0].step * w), count(second_axis(p).extent), block(p.block),
+              stream(p.stream), level(Pair ? shuffles::none : shuffles_here()) {}
         void operator()(std::byte* out, const std::byte* in) const noexcept {
             move::template interleave<Pair>(out, in, row_step, count, block, stream, level);
         }
@@ -1101,7 +1103,7 @@ template <std::size_t Width> struct row_kernels {
         std::ptrdiff_t row_step, count;
         bool stream, shuffle;
         explicit deinterleave(const prepared_plan& p) noexcept
-            : row_step(second(p).out_stride * w), count(inner(p).extent), stream(B == 2 && p.stream),
+            : row_step(second_axis(p).out_stride * w), count(inner_axis(p).extent), stream(B == 2 && p.stream),
               shuffle(B > 2 && shuffles_here() != shuffles::none) {}
         void operator()(std::byte* out, const std::byte* in) const noexcept {
             move::template deinterleave<B>(out, row_step, in, count, stream, shuffle);
@@ -1114,7 +1116,7 @@ template <std::size_t Width> struct row_kernels {
             return p.block == 2 ? rows<interleave<true>> : rows<interleave<false>>;
         if (p.shape == inner_shape::deinterleave)
             return p.block == 2 ? rows<deinterleave<2>> : p.block == 3 ? rows<deinterleave<3>> : rows<deinterleave<4>>;
-        const axis_plan& in_axis = inner(p);
+        const axis_plan& in_axis = inner_axis(p);
         if (!in_axis.single_affine()) return byte_kernels::framed::fits(in_axis) ? rows<byte_kernels::framed> : rows<any>;
         const std::ptrdiff_t in_step = in_axis.pieces[0].step;
         if (in_axis.out_stride == 1 && in_step == 1) return rows<byte_kernels::copy>;
