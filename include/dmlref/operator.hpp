@@ -272,9 +272,8 @@ DMLREF_COLD inline std::string supported_types_text(operator_type op, feature_le
     std::string text;
     for (data_type t : movable_data_types)
         if (supports_data_type(op, level, t)) {
-            const std::string_view name = to_string(t);
-            if (!text.empty()) text.append(", ", 2);
-            text.append(name.data(), name.size());
+            if (!text.empty()) append_text(text, ", ");
+            append_text(text, to_string(t));
         }
     return text;
 }

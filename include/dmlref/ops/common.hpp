@@ -39,25 +39,28 @@ struct message_arg {
           negative(v < T{}) {}
 };
 
+/// Appends `part` to a message's `text`. Message text is added through this alone, and so through
+/// one member of std::string, append(pointer, size): since C++20, libstdc++ compiles each member
+/// of std::string that a translation unit uses in that unit, and `+=`, `+`, push_back and range
+/// appends would each add their own to every user of <dmlref/dmlref.hpp>.
+inline void append_text(std::string& text, std::string_view part) { text.append(part.data(), part.size()); }
+
 /// `format` with each "{}" replaced by the next argument (integers in decimal) and each "{:#x}" by
 /// the next integer in hexadecimal ("0x1f"): the two fields the library's messages use, as fmt
 /// formats them. One function for every message, with no template behind it.
 DMLREF_COLD inline std::string format_message(std::string_view format, std::initializer_list<message_arg> args) {
-    // Text is added by append(pointer, size) alone: since C++20, libstdc++ compiles each member of
-    // std::string that a translation unit uses in that unit, and this one member serves them all.
     std::string text;
-    auto add = [&](std::string_view part) { text.append(part.data(), part.size()); };
     const message_arg* next = args.begin();
     for (std::size_t at = 0; at < format.size();) {
         const std::size_t open = format.find('{', at), close = format.find('}', open);
         if (close == std::string_view::npos || next == args.end()) { // no field left: the rest as it is
-            add(format.substr(at));
+            append_text(text, format.substr(at));
             break;
         }
-        add(format.substr(at, open - at));
+        append_text(text, format.substr(at, open - at));
         const bool hex = format.substr(open, close - open) == "{:#x";
         if (next->is_text) {
-            add(next->text);
+            append_text(text, next->text);
         } else {
             char digits[24];
             char* end = digits + sizeof digits;
@@ -65,9 +68,12 @@ DMLREF_COLD inline std::string format_message(std::string_view format, std::init
             std::uint64_t v = next->magnitude;
             do *--first = "0123456789abcdef"[v % (hex ? 16 : 10)];
             while ((v /= (hex ? 16 : 10)) != 0);
-            if (hex) *--first = 'x', *--first = '0';
+            if (hex) {
+                *--first = 'x';
+                *--first = '0';
+            }
             if (next->negative) *--first = '-';
-            add({first, static_cast<std::size_t>(end - first)});
+            append_text(text, {first, static_cast<std::size_t>(end - first)});
         }
         ++next;
         at = close + 1;
@@ -111,11 +117,9 @@ inline void throw_if(const std::optional<std::string>& message) {
 /// would instantiate fmt's whole formatting machinery in every translation unit: +0.5 s of build.)
 template <class Extents> DMLREF_COLD std::string extents_text(const Extents& extents) {
     std::string text = "{";
-    for (std::size_t i = 0; i < extents.size(); ++i) {
-        const std::string field = detail::message("{}{}", i ? ", " : "", extents[i]);
-        text.append(field.data(), field.size());
-    }
-    text.append("}", 1);
+    for (std::size_t i = 0; i < extents.size(); ++i)
+        append_text(text, detail::message("{}{}", i ? ", " : "", extents[i]));
+    append_text(text, "}");
     return text;
 }
 
