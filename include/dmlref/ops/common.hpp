@@ -88,7 +88,8 @@ DMLREF_COLD inline std::string format_message(std::string_view format, std::init
 /// against its arguments at compile time, so a bad message still fails the project's build; the
 /// text comes from format_message() either way.
 #ifdef DMLREF_CHECK_FORMAT_STRINGS
-template <class... Args> DMLREF_COLD std::string message(fmt::format_string<Args...> format, Args&&... args) {
+template <class... Args>
+DMLREF_COLD std::string message(fmt::format_string<const Args&...> format, const Args&... args) {
     const fmt::string_view text = format;
     return format_message(std::string_view(text.data(), text.size()), {message_arg(args)...});
 }
