@@ -14,13 +14,13 @@ eigen=/usr/include/eigen3
 [[ -f $eigen/unsupported/Eigen/CXX11/Tensor ]] || eigen=
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-build_ms() { # milliseconds to compile $1 at -O2, with the include directories after it
+build_seconds() { # seconds to compile $1 at -O2, to the millisecond, with the include directories after it
   local source=$1 start end
   shift
   start=$(date +%s%N)
   "$cxx" -std=c++20 -O2 "$@" -c "$source" -o "$out/probe.o"
   end=$(date +%s%N)
-  echo $(((end - start) / 1000000))
+  awk -v ms=$(((end - start) / 1000000)) 'BEGIN { printf "%.3f", ms / 1000 }'
 }
 summary() { # label, then values: the median and every value, sorted
   local label=$1
@@ -33,11 +33,11 @@ summary() { # label, then values: the median and every value, sorted
 }
 times=() references=() ratios=()
 for ((i = 0; i < runs; ++i)); do
-  probe=$(build_ms bench/compile_probe.cpp -Iinclude)
-  times+=("$(awk -v t="$probe" 'BEGIN { printf "%.3f", t / 1000 }')")
+  probe=$(build_seconds bench/compile_probe.cpp -Iinclude)
+  times+=("$probe")
   if [[ -n $eigen ]]; then
-    reference=$(build_ms bench/compile_reference.cpp -I"$eigen")
-    references+=("$(awk -v t="$reference" 'BEGIN { printf "%.3f", t / 1000 }')")
+    reference=$(build_seconds bench/compile_reference.cpp -I"$eigen")
+    references+=("$reference")
     ratios+=("$(awk -v p="$probe" -v r="$reference" 'BEGIN { printf "%.3f", p / r }')")
   fi
 done
