@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Installs, from Debian's packages, what dmlref's build needs and is missing.
-#   scripts/install-deps.sh [core|all]
+#   scripts/install-deps.sh [core|all|fuzz]
 #   core: compiler, CMake, fmt, Catch2, nlohmann-json, CLI11 (library, tests, tools, examples)
 #   all:  core + the D3D12 backend's (vkd3d, Vulkan loader, Mesa lavapipe, glslang) and the
 #         benchmarks' (Google Benchmark, Eigen, xtensor)
+#   fuzz: core + clang and its runtime libraries (libFuzzer, ASan, UBSan) for tests/fuzz
 set -euo pipefail
 
 core=(g++ cmake ninja-build pkg-config python3 libfmt-dev catch2 nlohmann-json3-dev libcli11-dev)
 extra=(libvkd3d-dev libvulkan-dev mesa-vulkan-drivers vkd3d-compiler glslang-tools spirv-tools
        libbenchmark-dev libeigen3-dev libxtensor-dev)
 
+fuzz=(clang libclang-rt-14-dev)
+
 want=("${core[@]}")
 if [[ "${1:-core}" == all ]]; then want+=("${extra[@]}"); fi
+if [[ "${1:-core}" == fuzz ]]; then want+=("${fuzz[@]}"); fi
 
 missing=()
 for p in "${want[@]}"; do

@@ -1,0 +1,295 @@
+// Fuzzer: operator descs and view-level calls built from the fuzzer's bytes.
+//
+// Descs: validate -> execute, differential against the per-element evaluator of the tests. Every
+// desc is validated without buffers and then with them; whatever validation accepts is executed
+// (on 1 to 3 threads) into buffers with guard bytes on both sides, and must equal, byte for byte
+// and guards included, what naive_execute writes. Whatever it rejects, execute must reject with
+// the same message. Views: the typed API called with hostile parameters (offsets near PTRDIFF_MAX,
+// strides of PTRDIFF_MIN, block sizes of 2^32) over small valid tensors: it may only refuse with
+// validation_error, or copy what the index equation says.
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <dmlref/dmlref.hpp>
+#include <dmlref/format.hpp>
+#include <dmlref/parallel.hpp>
+
+#include "../naive_evaluator.hpp"
+#include "fuzz_input.hpp"
+
+namespace {
+
+using namespace dmlref;
+using dmlref_fuzz::input;
+
+[[noreturn]] void fail(const std::string& what, const operator_desc* desc = nullptr) {
+    std::fprintf(stderr, "fuzz_ops: %s\n", what.c_str());
+    if (desc) std::fprintf(stderr, "desc: %s\n", dmlref::to_string(*desc).c_str());
+    std::abort();
+}
+
+constexpr std::size_t max_buffer = std::size_t{64} << 10; // bytes executed; larger descs are only validated
+constexpr std::size_t guard = 64;
+constexpr std::byte guard_byte{0xa5};
+
+constexpr std::array<feature_level, 15> levels = {
+    feature_level::fl_1_0, feature_level::fl_2_0, feature_level::fl_2_1, feature_level::fl_3_0,
+    feature_level::fl_3_1, feature_level::fl_4_0, feature_level::fl_4_1, feature_level::fl_5_0,
+    feature_level::fl_5_1, feature_level::fl_5_2, feature_level::fl_6_0, feature_level::fl_6_1,
+    feature_level::fl_6_2, feature_level::fl_6_3, feature_level::fl_6_4};
+
+/// Strides for `sizes`: none (packed), small random ones, packed over a permutation of the axes,
+/// or packed with padded rows.
+std::optional<std::vector<std::uint32_t>> strides_for(input& in, const std::vector<std::uint32_t>& sizes) {
+    const std::size_t rank = sizes.size();
+    std::vector<std::uint32_t> strides(rank);
+    switch (in.byte() % 4) {
+    case 0: return std::nullopt;
+    case 1:
+        for (auto& s : strides) s = in.u32(40);
+        return strides;
+    case 2: {
+        std::vector<std::size_t> order(rank);
+        for (std::size_t i = 0; i < rank; ++i) order[i] = i;
+        for (std::size_t i = rank; i > 1; --i) std::swap(order[i - 1], order[in.byte() % i]);
+        std::uint64_t packed = 1;
+        for (std::size_t k = rank; k-- > 0;) {
+            strides[order[k]] = static_cast<std::uint32_t>(packed);
+            packed *= sizes[order[k]];
+        }
+        return strides;
+    }
+    default: {
+        std::uint64_t packed = 1;
+        for (std::size_t i = rank; i-- > 0;) {
+            strides[i] = static_cast<std::uint32_t>(packed);
+            packed *= std::uint64_t{sizes[i]} + in.byte() % 3;
+        }
+        return strides;
+    }
+    }
+}
+
+buffer_tensor_desc random_tensor(input& in, data_type type, std::vector<std::uint32_t> sizes) {
+    buffer_tensor_desc t;
+    t.data_type = type;
+    if (in.byte() >= 0xf8) t.flags = static_cast<tensor_flags>(in.raw<std::uint32_t>());
+    t.strides = strides_for(in, sizes);
+    t.sizes = std::move(sizes);
+    const std::uint64_t calc = calc_buffer_tensor_size(t);
+    const std::uint8_t f = in.byte();
+    t.total_tensor_size_in_bytes = f < 0xc0 ? calc + 4 * (f % 3) : f < 0xf0 ? calc - 1 : in.raw<std::uint64_t>();
+    if (in.byte() >= 0xf8) t.guaranteed_base_offset_alignment = in.raw<std::uint32_t>();
+    return t;
+}
+
+std::vector<std::uint32_t> u32s(input& in, std::size_t n, std::uint32_t small) {
+    std::vector<std::uint32_t> v(n);
+    for (auto& x : v) x = in.u32(small);
+    return v;
+}
+
+/// A desc of every kind, its output sizes derived from its input sizes and parameters most of the
+/// time (so that many pass validation), anything at all some of the time.
+operator_desc make_desc(input& in) {
+    const std::uint8_t op = in.byte() % 8;
+    std::uint8_t f = in.byte();
+    const auto type = f < 0xf0 ? static_cast<data_type>(1 + f % 11) : static_cast<data_type>(in.raw<std::uint32_t>());
+    f = in.byte();
+    const auto out_type = f < 0xf8 ? type : static_cast<data_type>(in.byte() % 14);
+    f = in.byte();
+    const std::size_t rank = op < 4 ? (f < 0xe0 ? 4 : f % 9) : (f < 0xf0 ? 1 + f % 8 : f % 10);
+    const bool derive = in.byte() < 0xe0;
+    std::vector<std::uint32_t> sizes = u32s(in, rank, 5);
+    auto size_at = [&](std::size_t i) { return i < sizes.size() ? std::uint64_t{sizes[i]} : 1; };
+    auto out_sizes = [&](auto&& formula) {
+        std::vector<std::uint32_t> out(rank);
+        for (std::size_t i = 0; i < rank; ++i) out[i] = derive ? static_cast<std::uint32_t>(formula(i)) : in.u32(9);
+        return out;
+    };
+    if (op < 4) { // depth/space
+        const std::uint32_t block = in.u32(6);
+        const auto order = static_cast<depth_space_order>(in.u32(3));
+        const bool to_space = op < 2;
+        const std::uint64_t b = block;
+        if (derive && rank == 4) { // shape the input so the block divides it
+            if (to_space) sizes[1] = static_cast<std::uint32_t>(size_at(1) * b * b);
+            else sizes[2] = static_cast<std::uint32_t>(size_at(2) * b), sizes[3] = static_cast<std::uint32_t>(size_at(3) * b);
+        }
+        const auto out = out_sizes([&](std::size_t i) -> std::uint64_t {
+            if (i == 0 || b == 0) return size_at(i);
+            if (to_space) return i == 1 ? size_at(1) / (b * b) : size_at(i) * b;
+            return i == 1 ? size_at(1) * b * b : size_at(i) / b;
+        });
+        buffer_tensor_desc x = random_tensor(in, type, sizes), y = random_tensor(in, out_type, out);
+        switch (op) {
+        case 0: return depth_to_space_desc{x, y, block};
+        case 1: return depth_to_space1_desc{x, y, block, order};
+        case 2: return space_to_depth_desc{x, y, block};
+        default: return space_to_depth1_desc{x, y, block, order};
+        }
+    }
+    f = in.byte();
+    const std::size_t n = f < 0xf0 ? rank : f % 10; // the op arrays' length, DimensionCount
+    auto at = [](const std::vector<std::uint32_t>& v, std::size_t i) { return i < v.size() ? std::uint64_t{v[i]} : 0; };
+    if (op == 4) { // SLICE: output sizes are Sizes
+        const auto offsets = u32s(in, n, 4), strides = u32s(in, n, 4);
+        std::vector<std::uint32_t> counts(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint64_t room = size_at(i) > at(offsets, i) ? size_at(i) - at(offsets, i) : 1;
+            const std::uint64_t step = at(strides, i) ? at(strides, i) : 1;
+            counts[i] = derive ? static_cast<std::uint32_t>(1 + (room - 1) / step - in.byte() % 2) : in.u32(9);
+        }
+        const auto out = out_sizes([&](std::size_t i) { return at(counts, i); });
+        return slice_desc{random_tensor(in, type, sizes), random_tensor(in, out_type, out), offsets, counts, strides};
+    }
+    if (op == 5) { // SLICE1
+        const auto offsets = u32s(in, n, 4);
+        std::vector<std::uint32_t> window(n);
+        std::vector<std::int32_t> strides(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint64_t room = size_at(i) > at(offsets, i) ? size_at(i) - at(offsets, i) : 1;
+            window[i] = derive ? static_cast<std::uint32_t>(room - in.byte() % 2) : in.u32(9);
+            strides[i] = in.i32(4);
+        }
+        const auto out = out_sizes([&](std::size_t i) -> std::uint64_t {
+            const std::int64_t s = i < n ? strides[i] : 1;
+            const std::uint64_t m = s < 0 ? static_cast<std::uint64_t>(-s) : static_cast<std::uint64_t>(s);
+            return m == 0 || at(window, i) == 0 ? 1 : 1 + (at(window, i) - 1) / m;
+        });
+        return slice1_desc{random_tensor(in, type, sizes), random_tensor(in, out_type, out), offsets, window, strides};
+    }
+    const auto start = u32s(in, n, 7), end = u32s(in, n, 7);
+    const auto mode = static_cast<padding_mode>(in.u32(6));
+    const auto out = out_sizes([&](std::size_t i) { return size_at(i) + at(start, i) + at(end, i); });
+    if (op == 6) return padding_desc{random_tensor(in, type, sizes), random_tensor(in, out_type, out), mode, in.raw<float>(), start, end};
+    f = in.byte();
+    const auto value_type = f < 0xf0 ? out_type : static_cast<data_type>(in.byte() % 14);
+    scalar_union value;
+    value.bytes = in.raw<std::array<std::uint8_t, 8>>();
+    return padding1_desc{random_tensor(in, type, sizes), random_tensor(in, out_type, out), mode, value_type, value, start, end};
+}
+
+/// A buffer of `size` bytes between two guards.
+struct guarded {
+    std::vector<std::byte> all;
+    explicit guarded(std::size_t size, std::byte fill) : all(size + 2 * guard, guard_byte) {
+        std::fill(all.begin() + guard, all.end() - guard, fill);
+    }
+    std::span<std::byte> inside() { return {all.data() + guard, all.size() - 2 * guard}; }
+    bool guards_intact() const {
+        return std::all_of(all.begin(), all.begin() + guard, [](std::byte b) { return b == guard_byte; }) &&
+               std::all_of(all.end() - guard, all.end(), [](std::byte b) { return b == guard_byte; });
+    }
+};
+
+void fuzz_desc(input& in) {
+    const operator_desc desc = make_desc(in);
+    std::uint8_t f = in.byte();
+    const feature_level level = f % 16 < 15 ? levels[f % 16] : static_cast<feature_level>(in.raw<std::uint32_t>());
+    const std::optional<std::string> rule = validate(desc, level);
+    static const bool verbose = std::getenv("DMLREF_FUZZ_VERBOSE") != nullptr; // to read what a saved input is
+    if (verbose) std::fprintf(stderr, "desc: %s\nvalidate: %s\n", dmlref::to_string(desc).c_str(), rule ? rule->c_str() : "valid");
+    const auto [in_size, out_size] = std::visit(
+        [](const auto& d) { return std::pair{d.input_tensor.total_tensor_size_in_bytes, d.output_tensor.total_tensor_size_in_bytes}; },
+        desc);
+    if (in_size > max_buffer || out_size > max_buffer) return;
+    // Buffers of the desc's size, or a little off it.
+    f = in.byte();
+    const std::size_t in_bytes = static_cast<std::size_t>(in_size) + (f >= 0xf8 ? f % 8 : 0);
+    const std::size_t out_bytes = static_cast<std::size_t>(out_size) - (f >= 0xf0 && f < 0xf8 && out_size > 0 ? 1 : 0);
+    guarded x(in_bytes, std::byte{0}), y(out_bytes, std::byte{0x5a});
+    for (std::size_t i = 0; i < in_bytes; ++i) x.inside()[i] = static_cast<std::byte>(i * 131 + 7);
+    const std::optional<std::string> with_buffers = validate(desc, x.inside(), y.inside(), level);
+    if (rule && !with_buffers) fail("validate accepts with buffers what it rejects without: " + *rule, &desc);
+
+    const std::vector<std::byte> before(y.inside().begin(), y.inside().end());
+    const std::size_t threads = in.byte() % 4;
+    try {
+        if (threads <= 1) execute(desc, x.inside(), y.inside(), level);
+        else execute(desc, x.inside(), y.inside(), execution_options{threads, std::size_t{in.byte() % 2u ? 0u : 64u}}, level);
+        if (with_buffers) fail("execute ran what validate rejects: " + *with_buffers, &desc);
+    } catch (const validation_error& e) {
+        if (!with_buffers) fail(std::string("execute rejected what validate accepts: ") + e.what(), &desc);
+        if (*with_buffers != e.what()) fail("execute and validate disagree: '" + *with_buffers + "' / '" + e.what() + "'", &desc);
+    }
+    if (!x.guards_intact() || !y.guards_intact()) fail("a guard byte changed", &desc);
+    if (with_buffers) {
+        if (!std::equal(before.begin(), before.end(), y.inside().begin())) fail("a rejected desc wrote its output", &desc);
+        return;
+    }
+    const std::vector<std::byte> expected = dmlref_test::naive_execute(desc, x.inside(), before);
+    if (!std::equal(expected.begin(), expected.end(), y.inside().begin()))
+        fail("the output differs from the per-element evaluator", &desc);
+}
+
+/// The typed API with hostile parameters over small, valid, packed (or reversed) 4-D tensors.
+void fuzz_views(input& in) {
+    index_array<4> in_extents{}, out_extents{};
+    for (auto& e : in_extents) e = 1 + in.byte() % 4;
+    tensor<std::uint8_t, 4> x(in_extents);
+    for (std::size_t i = 0; i < x.values().size(); ++i) x.values()[i] = static_cast<std::uint8_t>(i * 13 + 1);
+    strided_view<const std::uint8_t, 4> source = x.view();
+    if (in.byte() % 2) { // the last axis reversed: offset at its end, stride -1
+        index_array<4> strides = source.strides();
+        strides[3] = -1;
+        source = {x.data(), in_extents, strides, in_extents[3] - 1};
+    }
+    index_array<4> a{}, b{}, c{};
+    for (std::size_t i = 0; i < 4; ++i) a[i] = in.index(4), b[i] = in.index(4), c[i] = in.index(3);
+    const std::uint8_t op = in.byte() % 5;
+    // Output extents: what the parameters imply where that is small, anything small otherwise.
+    for (std::size_t i = 0; i < 4; ++i) {
+        std::ptrdiff_t want = 0;
+        if (op == 0) want = c[i] == 0 || b[i] < 1 || c[i] < -64 || c[i] > 64 ? 0 : 1 + (b[i] - 1) / (c[i] < 0 ? -c[i] : c[i]);
+        if (op == 1 && a[i] >= 0 && b[i] >= 0 && a[i] <= 64 && b[i] <= 64) want = in_extents[i] + a[i] + b[i];
+        out_extents[i] = want >= 1 && want <= 64 ? want : 1 + in.byte() % 4;
+    }
+    const std::ptrdiff_t block = in.index(3);
+    if (op >= 2 && block >= 1 && block <= 4) {
+        const bool to_space = op == 2;
+        out_extents = in_extents;
+        if (to_space) out_extents = {in_extents[0], std::max<std::ptrdiff_t>(1, in_extents[1] / (block * block)), in_extents[2] * block, in_extents[3] * block};
+        else out_extents = {in_extents[0], in_extents[1] * block * block, std::max<std::ptrdiff_t>(1, in_extents[2] / block), std::max<std::ptrdiff_t>(1, in_extents[3] / block)};
+    }
+    tensor<std::uint8_t, 4> y(out_extents);
+    try {
+        switch (op) {
+        case 0: {
+            slice<std::uint8_t, 4>(source, y.view(), a, b, c);
+            // It ran: every output element is the element the equation names.
+            for (std::ptrdiff_t i0 = 0; i0 < out_extents[0]; ++i0)
+                for (std::ptrdiff_t i1 = 0; i1 < out_extents[1]; ++i1)
+                    for (std::ptrdiff_t i2 = 0; i2 < out_extents[2]; ++i2)
+                        for (std::ptrdiff_t i3 = 0; i3 < out_extents[3]; ++i3) {
+                            const index_array<4> o{i0, i1, i2, i3};
+                            index_array<4> s{};
+                            for (std::size_t i = 0; i < 4; ++i) s[i] = a[i] + (c[i] < 0 ? b[i] - 1 : 0) + c[i] * o[i];
+                            if (y.view()[o] != source[s]) fail("slice: an element differs from the index equation");
+                        }
+            (void)slice_view(source, a, b, c);
+            break;
+        }
+        case 1: pad<std::uint8_t, 4>(source, y.view(), static_cast<padding_mode>(in.byte() % 6), in.byte(), a, b); break;
+        case 2: depth_to_space<std::uint8_t>(source, y.view(), block, static_cast<depth_space_order>(in.byte() % 3)); break;
+        case 3: space_to_depth<std::uint8_t>(source, y.view(), block, static_cast<depth_space_order>(in.byte() % 3)); break;
+        default: (void)slice_view(source, a, b, c); break;
+        }
+    } catch (const validation_error&) {
+    }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    input in({data, size});
+    if (in.byte() % 4 == 0) fuzz_views(in);
+    else fuzz_desc(in);
+    return 0;
+}
