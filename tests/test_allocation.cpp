@@ -1,8 +1,9 @@
 // dmlref allocates nothing that grows with the tensor: every operator, through the desc-level
 // execute, the threaded execute and the view-level functions, allocates the same on a tensor 4
 // times larger. On one thread that is nothing at all, but for the gathering padding modes' one
-// table of one offset per padded coordinate. This binary replaces the global operator new and
-// delete to count what is allocated while a call runs.
+// block of border tables, an offset per padded coordinate up to a few periods of the fold (so
+// O(input extents), never O(pad)). This binary replaces the global operator new and delete to
+// count what is allocated while a call runs.
 
 #include <atomic>
 #include <cstdint>
@@ -155,7 +156,7 @@ TEST_CASE("execute allocates nothing that grows with the tensor", "[allocation]"
         const auto* padding = std::get_if<padding1_desc>(&small[i].second);
         if (padding == nullptr || padding->padding_mode == padding_mode::constant) {
             CHECK(at_large == allocation{});
-        } else { // the gather tables, an offset per padded coordinate, in one block
+        } else { // the gather tables, an offset per padded coordinate (pads shorter than a period), in one block
             CHECK(at_large == allocation{1, pad_entries * sizeof(std::ptrdiff_t)});
         }
     }
@@ -207,5 +208,36 @@ TEST_CASE("the view-level functions allocate nothing that grows with the tensor"
         const allocation gathers = allocated_by(
             [&] { pad(input, padded.view(), padding_mode::reflection, 0.0f, {0, 0, 3, 4}, {0, 0, 4, 5}); });
         CHECK(gathers == allocation{1, pad_entries * sizeof(std::ptrdiff_t)});
+    }
+}
+
+TEST_CASE("pads far longer than their axis allocate tables of a few periods, not of the pad", "[allocation]") {
+    // A folded border repeats with a period of at most 2n, so its table holds at most
+    // max(detail::min_table_length + period, period) entries however long the pad: pads of 2^20
+    // on an axis of 3 allocate as much as pads of 2^14, and a few KiB.
+    const auto u8 = [](std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::uint8, std::move(sizes)); };
+    const std::uint32_t n = 3;
+    for (auto mode : {padding_mode::constant, padding_mode::edge, padding_mode::reflection, padding_mode::symmetric,
+                      padding_mode::wrap}) {
+        INFO(to_string(mode));
+        allocation at[2];
+        for (int k = 0; k < 2; ++k) {
+            const std::uint32_t pad = k == 0 ? 1u << 14 : 1u << 20;
+            // Both sides, unequal: a rank-1 axis (one row, gathered a table at a time), then the
+            // rows' axis of a rank-2 tensor (a table entry a row) with an inner axis padded too.
+            const operator_desc one = padding1_desc{u8({n}), u8({n + pad + pad / 2 + 1}), mode, data_type::uint8, {},
+                                                    {pad}, {pad / 2 + 1}};
+            const operator_desc two = padding1_desc{u8({n, n}), u8({n + pad / 16 + pad / 32, n + 9}), mode,
+                                                    data_type::uint8, {}, {pad / 16, 4}, {pad / 32, 5}};
+            buffers b1(one), b2(two);
+            const allocation a1 = allocated_by([&] { execute(one, b1.input, b1.output); });
+            const allocation a2 = allocated_by([&] { execute(two, b2.input, b2.output); });
+            at[k] = {a1.count + a2.count, a1.bytes + a2.bytes};
+        }
+        CHECK(at[0] == at[1]);
+        const std::size_t per_border = static_cast<std::size_t>(detail::min_table_length) + 2 * n;
+        if (mode == padding_mode::constant) CHECK(at[1] == allocation{});
+        else CHECK(at[1].bytes <= 4 * per_border * sizeof(std::ptrdiff_t));
+        CHECK(at[1].count <= 2); // a block a call at most
     }
 }

@@ -300,6 +300,83 @@ TEST_CASE("padding gathers at the fold edges: every mode, pads up to three perio
                     }
 }
 
+TEST_CASE("folded borders much longer than their axis: every mode, both sides, unequal pads", "[engine]") {
+    // A folded border's table holds a few periods (detail::min_table_length entries or one period)
+    // and is read modulo its length: borders shorter than it, as long, and several times longer,
+    // on the inner axis (gathered a table at a time) and on the lead axis (a row an entry), at
+    // periods that divide the table's length and periods that do not.
+    const padding_mode modes[] = {padding_mode::edge, padding_mode::reflection, padding_mode::symmetric, padding_mode::wrap};
+    for (data_type type : {data_type::uint8, data_type::float32, data_type::int64})
+        for (padding_mode mode : modes)
+            for (std::uint32_t n : {1u, 2u, 3u, 7u, 130u}) {
+                if (mode == padding_mode::reflection && n == 1) continue;
+                for (const auto& [start, end] : {std::pair{700u, 3u}, std::pair{2u, 1029u}, std::pair{255u, 257u}, std::pair{513u, 389u}}) {
+                    CAPTURE(to_string(type), static_cast<int>(mode), n, start, end);
+                    matches_naive(padding1_desc{packed(type, {2, n}), packed(type, {2, n + start + end}), mode, type, {},
+                                                {0, start}, {0, end}});
+                    matches_naive(padding1_desc{packed(type, {n, 3}), packed(type, {n + end + start, 3 + 2}), mode, type, {},
+                                                {end, 1}, {start, 1}});
+                }
+            }
+}
+
+TEST_CASE("rows cut anywhere inside a folded border of the lead axis", "[engine]") {
+    // The rows of a border of the lead axis each read one table entry; a part of the rows (a
+    // thread's) may start and end anywhere in it, also past the table's end, where the entries
+    // come round again. Every cut [0, a), [a, b), [b, rows) must copy what one call does.
+    const padding_mode modes[] = {padding_mode::edge, padding_mode::reflection, padding_mode::symmetric, padding_mode::wrap};
+    for (padding_mode mode : modes) {
+        CAPTURE(static_cast<int>(mode));
+        const operator_desc descs[] = {
+            // the lead axis alone outside the rows: 2 + 3 + 5 rows
+            padding1_desc{packed(data_type::uint16, {3, 5}), packed(data_type::uint16, {10, 9}), mode, data_type::uint16, {},
+                          {2, 1}, {5, 3}},
+            // an affine axis outside a padded lead axis: 2 x (4 + 2 + 3) rows
+            padding1_desc{packed(data_type::float32, {2, 2, 6}), packed(data_type::float32, {2, 9, 7}), mode,
+                          data_type::float32, {}, {0, 4, 1}, {0, 3, 0}},
+            // a lead axis whose borders outrun their tables (EDGE's 256 entries) and several periods
+            padding1_desc{packed(data_type::uint8, {3, 4}), packed(data_type::uint8, {3 + 300 + 290, 6}), mode,
+                          data_type::uint8, {}, {300, 1}, {290, 1}},
+        };
+        std::mt19937 cuts(11);
+        for (const operator_desc& d : descs) {
+            std::vector<std::ptrdiff_t> tables;
+            const std::ptrdiff_t rows = prepared(d, tables).rows;
+            std::vector<std::pair<std::ptrdiff_t, std::ptrdiff_t>> pairs;
+            if (rows <= 12) { // every cut
+                for (std::ptrdiff_t a = 0; a <= rows; ++a)
+                    for (std::ptrdiff_t b = a; b <= rows; ++b) pairs.emplace_back(a, b);
+            } else {
+                for (int k = 0; k < 60; ++k) {
+                    std::ptrdiff_t a = static_cast<std::ptrdiff_t>(cuts() % static_cast<std::uint32_t>(rows + 1));
+                    std::ptrdiff_t b = static_cast<std::ptrdiff_t>(cuts() % static_cast<std::uint32_t>(rows + 1));
+                    pairs.emplace_back(std::min(a, b), std::max(a, b));
+                }
+                pairs.emplace_back(256, 300); // the table's end, and the border's
+                pairs.emplace_back(1, rows - 1);
+            }
+            for (const auto& [a, b] : pairs) {
+                CAPTURE(rows, a, b);
+                matches_naive_through(d, [&](const auto& input, auto& output) {
+                    std::vector<std::ptrdiff_t> kept;
+                    const detail::prepared_plan p =
+                        detail::prepare(detail::checked_plan(d, input, output, newest_feature_level, kept));
+                    REQUIRE(p.rows == rows);
+                    detail::execute_part(p, 0, a);
+                    detail::execute_part(p, a, b);
+                    detail::execute_part(p, b, p.rows);
+                });
+            }
+            for (std::size_t threads : {2u, 3u, 5u, 7u}) {
+                CAPTURE(threads);
+                matches_naive_through(d, [&](const auto& input, auto& output) {
+                    execute(d, input, output, execution_options{threads, 0});
+                });
+            }
+        }
+    }
+}
+
 TEST_CASE("nonzero constant fills of every width, around interiors of every run length", "[engine]") {
     for (data_type type : width_types)
         for (std::uint32_t n = 1; n <= 20; ++n) {
@@ -489,8 +566,8 @@ TEST_CASE("plans the ops never make: an all-fill plan, fill rows around interlea
     // An outer axis of 3: one fill coordinate, then two rows 8 input elements apart.
     auto fill_then_rows = [](std::ptrdiff_t out_stride) {
         axis_plan axis{3, out_stride, {}, 0};
-        axis.add({piece::kind::fill, 1, 0, 0, nullptr});
-        axis.add({piece::kind::affine, 2, 0, 8, nullptr});
+        axis.add({piece::kind::fill, 1, 0, 0, nullptr, 0});
+        axis.add({piece::kind::affine, 2, 0, 8, nullptr, 0});
         return axis;
     };
 
@@ -499,7 +576,7 @@ TEST_CASE("plans the ops never make: an all-fill plan, fill rows around interlea
         copy_plan plan = make(out);
         plan.rank = 3;
         plan.axes[0] = axis_plan{1, 6, {}, 0};
-        plan.axes[0].add({piece::kind::fill, 1, 0, 0, nullptr});
+        plan.axes[0].add({piece::kind::fill, 1, 0, 0, nullptr, 0});
         plan.axes[1] = axis_plan::affine(3, 2, 0, 4);
         plan.axes[2] = axis_plan::affine(2, 1, 0, 1);
         execute(plan);

@@ -5,7 +5,7 @@
 ///
 /// Per axis the input mapping is piecewise, with at most three pieces in output order:
 ///   affine  input offset = start + j * step      (slices, depth/space permutations, padding interior)
-///   table   input offset = offsets[j]            (folded padding borders: EDGE, REFLECTION, ...)
+///   table   input offset = offsets[j mod period] (folded padding borders: EDGE, REFLECTION, ...)
 ///   fill    no input; the element is the plan's fill value (CONSTANT padding borders)
 /// where j counts coordinates from the piece's first one. Offsets and strides count elements.
 ///
@@ -89,8 +89,17 @@ struct piece {
     std::ptrdiff_t count = 0;                ///< output coordinates covered
     std::ptrdiff_t start = 0;                ///< affine: input offset of the first coordinate
     std::ptrdiff_t step = 0;                 ///< affine: input stride between coordinates
-    const std::ptrdiff_t* offsets = nullptr; ///< table: `count` input offsets
+    const std::ptrdiff_t* offsets = nullptr; ///< table: `period` input offsets (`count` where period is 0)
+    /// table: the entries `offsets` holds; coordinate j reads offsets[j % period]. A folded border
+    /// repeats (EDGE with period 1, REFLECTION 2(n - 1), SYMMETRIC 2n, WRAP n), so its table holds
+    /// a period or a few, however long the pad. 0, or anything not below `count`: one entry a coordinate.
+    std::ptrdiff_t period = 0;
 };
+
+/// The entries a table piece holds: its period, or its count where that is shorter (or unset).
+constexpr std::ptrdiff_t table_length(const piece& p) noexcept {
+    return p.period > 0 && p.period < p.count ? p.period : p.count;
+}
 
 /// One output axis: its extent and stride in the output, and its pieces (counts sum to extent).
 struct axis_plan {
@@ -102,7 +111,7 @@ struct axis_plan {
     static axis_plan affine(std::ptrdiff_t extent, std::ptrdiff_t out_stride, std::ptrdiff_t in_start,
                             std::ptrdiff_t in_step) noexcept {
         axis_plan axis{extent, out_stride, {}, 1};
-        axis.pieces[0] = {piece::kind::affine, extent, in_start, in_step, nullptr};
+        axis.pieces[0] = {piece::kind::affine, extent, in_start, in_step, nullptr, 0};
         return axis;
     }
     void add(const piece& p) noexcept {
@@ -641,7 +650,7 @@ inline bool input_offset(const axis_plan& axis, std::ptrdiff_t c, std::ptrdiff_t
         if (c < p.count) {
             switch (p.how) {
             case piece::kind::affine: offset = p.start + c * p.step; return true;
-            case piece::kind::table: offset = p.offsets[c]; return true;
+            case piece::kind::table: offset = p.offsets[c % table_length(p)]; return true;
             case piece::kind::fill: return false;
             }
         }
@@ -664,7 +673,7 @@ inline std::pair<std::ptrdiff_t, std::ptrdiff_t> input_range(const axis_plan& ax
             take(pc.start);
             take(pc.start + (pc.count - 1) * pc.step);
         } else if (pc.how == piece::kind::table) {
-            for (std::ptrdiff_t j = 0; j < pc.count; ++j) take(pc.offsets[j]);
+            for (std::ptrdiff_t j = 0, n = table_length(pc); j < n; ++j) take(pc.offsets[j]);
         }
     }
     return {low, high};
@@ -750,7 +759,7 @@ inline prepared_plan prepare(const copy_plan& source) noexcept {
         }
         if (p.all_fill) {
             axis.piece_count = 0;
-            axis.add({piece::kind::fill, axis.extent, 0, 0, nullptr});
+            axis.add({piece::kind::fill, axis.extent, 0, 0, nullptr, 0});
         } else if (axis.single_affine()) {
             origin += axis.pieces[0].start;
             axis.pieces[0].start = 0;
@@ -762,7 +771,7 @@ inline prepared_plan prepare(const copy_plan& source) noexcept {
         plan.axes[0] = axis_plan::affine(1, 0, 0, 0);
         if (p.all_fill) {
             plan.axes[0].piece_count = 0;
-            plan.axes[0].add({piece::kind::fill, 1, 0, 0, nullptr});
+            plan.axes[0].add({piece::kind::fill, 1, 0, 0, nullptr, 0});
         }
         kept = 1;
     }
@@ -781,7 +790,7 @@ inline prepared_plan prepare(const copy_plan& source) noexcept {
             outer.pieces[0].step == axis.extent * axis.pieces[0].step) {
             outer.extent *= axis.extent;
             outer.out_stride = axis.out_stride;
-            outer.pieces[0] = {piece::kind::affine, outer.extent, 0, axis.pieces[0].step, nullptr};
+            outer.pieces[0] = {piece::kind::affine, outer.extent, 0, axis.pieces[0].step, nullptr, 0};
             continue;
         }
         plan.axes[kept++] = axis;
@@ -1046,8 +1055,11 @@ template <std::size_t Width> struct row_kernels {
                         move::fill(out, pc.count, out_step, fill_value);
                     } else if (pc.how == piece::kind::affine) {
                         move::run(out, out_step, in + pc.start * w, pc.step * w, pc.count, p.stream_runs);
-                    } else {
-                        move::gather(out, out_step, in, pc.offsets, pc.count);
+                    } else { // a table length at a time: the border repeats it
+                        const std::ptrdiff_t period = table_length(pc);
+                        for (std::ptrdiff_t j = 0; j < pc.count; j += period)
+                            move::gather(out + j * out_step, out_step, in, pc.offsets,
+                                         pc.count - j < period ? pc.count - j : period);
                     }
                     out += pc.count * out_step;
                 }
@@ -1214,10 +1226,12 @@ inline void execute_rows(const prepared_plan& p, std::ptrdiff_t first_row, std::
                          plan.input + (in_base + pc.start + (j - piece_first) * pc.step) * w,
                          {stop - j, out_step, pc.step * w});
                 } else {
-                    for (std::ptrdiff_t r = j; r < stop; ++r) {
-                        const bool fill = pc.how == piece::kind::fill;
-                        const std::ptrdiff_t offset = fill ? 0 : pc.offsets[r - piece_first];
+                    const bool fill = pc.how == piece::kind::fill;
+                    const std::ptrdiff_t period = fill ? 1 : table_length(pc);
+                    for (std::ptrdiff_t r = j, at = (j - piece_first) % period; r < stop; ++r) {
+                        const std::ptrdiff_t offset = fill ? 0 : pc.offsets[at];
                         any_row(plan.output + out_base * w + r * out_step, plan.input + (in_base + offset) * w, fill);
+                        at = at + 1 == period ? 0 : at + 1;
                     }
                 }
                 j = stop > j ? stop : j;

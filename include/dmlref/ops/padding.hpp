@@ -13,7 +13,8 @@
 /// with a non-negative `mod`, so pads larger than the axis fold periodically, on either side, with
 /// different pads on the two sides (DirectML documents the folding; DECISIONS 4). REFLECTION of an
 /// axis of size 1 that has padding has period 0 and no defined result: it is rejected (DECISIONS 5).
-/// The interior is a strided copy; the borders gather through per-axis tables of O(pad) entries.
+/// The interior is a strided copy; the borders gather through per-axis tables of a period or a few
+/// (O(n) entries, whatever the pad), read modulo their length.
 ///
 /// | DirectML   | ONNX Pad mode | numpy.pad  | PyTorch F.pad | TensorFlow MirrorPad / pad |
 /// |------------|---------------|------------|---------------|----------------------------|
@@ -94,31 +95,52 @@ inline std::optional<std::string> check_padding(std::string_view op, const layou
     return std::nullopt;
 }
 
+/// Entries a folded border's table keeps at least (where the border is that long): a border of a
+/// short period (EDGE's is 1) gathers this many elements a call, not one period a call.
+inline constexpr std::ptrdiff_t min_table_length = 256;
+
 /// The copy plan of a valid PADDING; `tables` receives the border gather tables the plan points into.
+/// A folded border repeats with the mode's period (EDGE 1, REFLECTION 2(n - 1), SYMMETRIC 2n, WRAP
+/// n), so each table holds the smallest whole number of periods that reaches min_table_length (or
+/// the border, where shorter), and the engine reads it modulo that length: the tables take
+/// O(sum of the input's extents) entries, however large the pads.
 inline copy_plan plan_padding(const layout& in, const layout& out, padding_mode mode,
                               std::span<const std::ptrdiff_t> start, std::span<const std::ptrdiff_t> end,
                               std::vector<std::ptrdiff_t>& tables) {
     tables.clear();
+    auto length = [&](std::size_t axis, std::ptrdiff_t count) -> std::ptrdiff_t {
+        if (count <= 0) return 0;
+        const std::ptrdiff_t n = in.extents[axis];
+        const std::ptrdiff_t period = mode == padding_mode::edge         ? 1
+                                      : mode == padding_mode::reflection ? 2 * (n - 1)
+                                      : mode == padding_mode::symmetric  ? 2 * n
+                                                                         : n;
+        if (period < 1) return count; // REFLECTION of one element, which validation rejects
+        const std::ptrdiff_t periods = (min_table_length + period - 1) / period;
+        return period * periods < count ? period * periods : count;
+    };
     if (mode != padding_mode::constant) {
         std::size_t total = 0;
-        for (std::size_t i = 0; i < in.rank; ++i) total += static_cast<std::size_t>(start[i] + end[i]);
+        for (std::size_t i = 0; i < in.rank; ++i)
+            total += static_cast<std::size_t>(length(i, start[i]) + length(i, end[i]));
         tables.reserve(total); // no reallocation below: the plan keeps pointers into it
     }
     copy_plan plan;
     plan.rank = out.rank;
     auto border = [&](std::size_t axis, std::ptrdiff_t first, std::ptrdiff_t count) {
-        if (mode == padding_mode::constant) return piece{piece::kind::fill, count, 0, 0, nullptr};
+        if (mode == padding_mode::constant) return piece{piece::kind::fill, count, 0, 0, nullptr, 0};
         const std::size_t at = tables.size();
-        for (std::ptrdiff_t t = first; t < first + count; ++t)
+        const std::ptrdiff_t entries = length(axis, count);
+        for (std::ptrdiff_t t = first; t < first + entries; ++t)
             tables.push_back(padding_source(mode, t, in.extents[axis]) * in.strides[axis]);
-        return piece{piece::kind::table, count, 0, 0, tables.data() + at};
+        return piece{piece::kind::table, count, 0, 0, tables.data() + at, entries};
     };
     for (std::size_t i = 0; i < out.rank; ++i) {
         axis_plan& axis = plan.axes[i];
         axis.extent = out.extents[i];
         axis.out_stride = out.strides[i];
         axis.add(border(i, -start[i], start[i]));
-        axis.add({piece::kind::affine, in.extents[i], 0, in.strides[i], nullptr});
+        axis.add({piece::kind::affine, in.extents[i], 0, in.strides[i], nullptr, 0});
         axis.add(border(i, in.extents[i], end[i]));
     }
     return plan;
