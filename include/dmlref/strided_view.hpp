@@ -6,8 +6,12 @@
 #include <array>
 #include <cstddef>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <vector>
+
+#include "detail/checked.hpp"
+#include "error.hpp"
 
 namespace dmlref {
 
@@ -20,16 +24,36 @@ concept element = std::is_trivially_copyable_v<std::remove_const_t<T>> &&
 /// Extents or strides of a rank-`Rank` view.
 template <std::size_t Rank> using index_array = std::array<std::ptrdiff_t, Rank>;
 
-/// Packed row-major strides for `extents`.
+/// Packed row-major strides for `extents`. Where the product of the inner extents does not fit in
+/// ptrdiff_t, the strides outside it are 0 instead of a wrapped product: no such view describes
+/// memory, and every op refuses its element count before it reads a stride.
 template <std::size_t Rank> constexpr index_array<Rank> packed_strides(const index_array<Rank>& extents) noexcept {
     index_array<Rank> strides{};
     std::ptrdiff_t stride = 1;
     for (std::size_t i = Rank; i-- > 0;) {
         strides[i] = stride;
-        stride *= extents[i];
+        stride = detail::checked_mul(stride, extents[i]).value_or(0);
     }
     return strides;
 }
+
+namespace detail {
+/// "`what`: the extents {a, b, ...} `why`": the message of a count that does not fit. Out of line
+/// from the templates, and rare, so std::to_string's cost stays off their paths.
+inline std::string extents_error(const char* what, std::span<const std::ptrdiff_t> extents,
+                                 const char* why) {
+    std::string text = what;
+    text.append(": the extents {", 15);
+    for (std::size_t i = 0; i < extents.size(); ++i) {
+        if (i > 0) text.append(", ", 2);
+        const std::string value = std::to_string(extents[i]);
+        text.append(value.data(), value.size());
+    }
+    text.append("} ", 2);
+    text.append(why);
+    return text;
+}
+} // namespace detail
 
 /// A view of elements at `base[offset + sum(index[i] * strides[i])]`. Strides count elements and
 /// may be negative (a reversed axis) or zero (a broadcast axis). The offset keeps element 0 apart
@@ -68,11 +92,15 @@ public:
     constexpr std::ptrdiff_t extent(std::size_t axis) const noexcept { return extents_[axis]; }
     constexpr std::ptrdiff_t stride(std::size_t axis) const noexcept { return strides_[axis]; }
 
-    /// Number of elements (the product of the extents).
-    constexpr std::ptrdiff_t size() const noexcept {
-        std::ptrdiff_t n = 1;
-        for (std::ptrdiff_t e : extents_) n *= e;
-        return n;
+    /// Number of elements (the product of the extents). Throws validation_error where an extent is
+    /// negative or the product does not fit in ptrdiff_t (a broadcast view can claim any extents).
+    constexpr std::ptrdiff_t size() const {
+        const auto n = detail::checked_product(std::span<const std::ptrdiff_t>(extents_));
+        const auto count = n ? detail::checked_signed(*n) : std::nullopt;
+        if (!count)
+            throw validation_error(detail::extents_error("strided_view::size", extents_, "hold more elements than "
+                                                                                          "ptrdiff_t counts"));
+        return *count;
     }
 
     /// Element offset from base() of the element at `index`.
@@ -120,10 +148,14 @@ public:
     template <class... I> const T& operator()(I... index) const noexcept { return view()(index...); }
 
 private:
-    static std::size_t count(const index_array<Rank>& extents) noexcept {
-        std::size_t n = 1;
-        for (std::ptrdiff_t e : extents) n *= static_cast<std::size_t>(e);
-        return n;
+    /// The element count of `extents`; throws validation_error where an extent is negative or the
+    /// count exceeds what a view may hold (max_view_elements), instead of wrapping to a small buffer.
+    static std::size_t count(const index_array<Rank>& extents) {
+        const auto n = detail::checked_product(std::span<const std::ptrdiff_t>(extents));
+        if (!n || *n > static_cast<std::uint64_t>(detail::max_view_elements))
+            throw validation_error(detail::extents_error("tensor", extents, "are negative or hold more than 2^57 - 1 "
+                                                                            "elements"));
+        return static_cast<std::size_t>(*n);
     }
     index_array<Rank> extents_{};
     std::vector<T> data_;

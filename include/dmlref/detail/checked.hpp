@@ -75,6 +75,18 @@ template <class Int> constexpr std::optional<std::uint64_t> checked_product(std:
     return n;
 }
 
+/// |a| as a size: every magnitude fits in 64 unsigned bits, PTRDIFF_MIN's (2^63) too.
+constexpr std::uint64_t checked_magnitude(std::ptrdiff_t a) noexcept {
+    return a < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(a) : static_cast<std::uint64_t>(a);
+}
+
+/// The most elements a view may count or span: PTRDIFF_MAX / 64 (2^57 - 1, far beyond any
+/// memory). A factor 8 of the 64 is the widest element, so that every byte offset fits in
+/// ptrdiff_t; the other 8 is headroom for the few products of an extent and a stride that the
+/// planner and the engine form, each at most a small multiple of a view's span (a block's B * B
+/// rows, a merged axis, a tile of rows).
+inline constexpr std::ptrdiff_t max_view_elements = std::numeric_limits<std::ptrdiff_t>::max() / 64;
+
 /// A size as the signed index type, or nullopt when it does not fit.
 constexpr std::optional<std::ptrdiff_t> checked_signed(std::uint64_t v) noexcept {
     if (v > static_cast<std::uint64_t>(std::numeric_limits<std::ptrdiff_t>::max())) return std::nullopt;

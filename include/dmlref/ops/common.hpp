@@ -15,6 +15,7 @@
 #include <fmt/core.h>
 #endif
 
+#include "../detail/checked.hpp"
 #include "../detail/copy_engine.hpp"
 #include "../error.hpp"
 #include "../strided_view.hpp"
@@ -124,14 +125,35 @@ template <class Extents> DMLREF_COLD std::string extents_text(const Extents& ext
     return text;
 }
 
-/// Checks that a view's extents are positive and that an output view never maps two coordinates
-/// to one element (DECISIONS 6: a zero stride over more than one element, or strides that overlap).
+/// Checks that a view's extents are positive; that it holds and spans at most max_view_elements
+/// elements, inputs and outputs alike; and that an output never maps two coordinates to one
+/// element (DECISIONS 6: a zero stride over more than one element, or strides that overlap).
 /// Strides pass when, sorted by magnitude, each exceeds the reach of all smaller ones.
+///
+/// This is where overflow stops: once a layout passes, every offset a plan over it forms lies
+/// within its reach, and every product or sum of its extents and strides that the planner and the
+/// engine form is at most a small multiple of its element count or span, which the headroom of
+/// max_view_elements covers (times the element width). The op checks after it only need their
+/// own parameters' arithmetic checked.
 inline std::optional<std::string> check_layout(std::string_view op, std::string_view field, const layout& l,
                                                bool is_output) {
     for (std::size_t i = 0; i < l.rank; ++i)
         if (l.extents[i] < 1)
             return detail::message("{}: {}.Sizes[{}] is {}; every size must be at least 1", op, field, i, l.extents[i]);
+    const std::span<const std::ptrdiff_t> extents(l.extents.data(), l.rank), strides(l.strides.data(), l.rank);
+    if (const auto count = checked_product(extents); !count || *count > static_cast<std::uint64_t>(max_view_elements))
+        return detail::message("{}: {}.Sizes {} hold {} elements; a view holds at most {} (2^57 - 1)", op, field,
+                               extents_text(extents),
+                               count ? detail::message("{}", *count) : std::string("more than 2^64"),
+                               max_view_elements);
+    if (const auto reach = checked_reach(extents, strides); !reach || reach->second - reach->first >= max_view_elements)
+        for (std::size_t i = 0; i < l.rank; ++i) { // the first axis that takes the span past the bound
+            const auto part = checked_reach(extents.first(i + 1), strides.first(i + 1));
+            if (!part || part->second - part->first >= max_view_elements)
+                return detail::message("{}: {}.Strides[{}] = {} with {}.Sizes[{}] = {} takes the elements the view "
+                                       "spans past {} (2^57 - 1)",
+                                       op, field, i, l.strides[i], field, i, l.extents[i], max_view_elements);
+        }
     if (!is_output) return std::nullopt;
     std::array<std::size_t, max_plan_rank> order{};
     std::size_t n = 0;
@@ -143,14 +165,14 @@ inline std::optional<std::string> check_layout(std::string_view op, std::string_
                                    op, field, i, field, i, l.extents[i]);
         order[n++] = i;
     }
-    auto magnitude = [&](std::size_t i) { return l.strides[i] < 0 ? -l.strides[i] : l.strides[i]; };
+    auto magnitude = [&](std::size_t i) { return checked_magnitude(l.strides[i]); };
     for (std::size_t a = 1; a < n; ++a) // insertion sort by |stride|, at most 8 axes
         for (std::size_t b = a; b > 0 && magnitude(order[b]) < magnitude(order[b - 1]); --b)
             std::swap(order[b], order[b - 1]);
     std::uint64_t reach = 0; // largest offset distance reachable by the smaller strides (saturating)
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t i = order[k];
-        const auto m = static_cast<std::uint64_t>(magnitude(i));
+        const std::uint64_t m = magnitude(i);
         if (m <= reach)
             return detail::message("{}: {}.Strides[{}] = {} overlaps the smaller strides of {} (they reach {} elements); "
                                    "an output must not map two coordinates to one element",
@@ -160,26 +182,29 @@ inline std::optional<std::string> check_layout(std::string_view op, std::string_
     return std::nullopt;
 }
 
-/// Element offsets [low, high] a view touches, relative to its element 0.
-inline std::pair<std::ptrdiff_t, std::ptrdiff_t> reach_of(const layout& l) noexcept {
-    std::ptrdiff_t low = 0, high = 0;
-    for (std::size_t i = 0; i < l.rank; ++i) {
-        const std::ptrdiff_t span = (l.extents[i] - 1) * l.strides[i];
-        (span < 0 ? low : high) += span;
-    }
-    return {low, high};
-}
-
-/// DECISIONS 7: input and output memory must not overlap (no in-place operation).
+/// DECISIONS 7: input and output memory must not overlap (no in-place operation). The byte ranges
+/// are computed checked: a view that reaches outside the address space is refused, not wrapped.
 inline std::optional<std::string> check_disjoint(std::string_view op, const void* in, const layout& in_layout,
                                                  const void* out, const layout& out_layout, std::size_t width) {
-    const auto [in_low, in_high] = reach_of(in_layout);
-    const auto [out_low, out_high] = reach_of(out_layout);
-    const auto w = static_cast<std::intptr_t>(width);
-    const auto in_first = reinterpret_cast<std::intptr_t>(in) + in_low * w;
-    const auto in_end = reinterpret_cast<std::intptr_t>(in) + (in_high + 1) * w;
-    const auto out_first = reinterpret_cast<std::intptr_t>(out) + out_low * w;
-    const auto out_end = reinterpret_cast<std::intptr_t>(out) + (out_high + 1) * w;
+    const auto w = static_cast<std::ptrdiff_t>(width);
+    // [first, end) in bytes of the view at `base`, or nullopt where an address does not fit.
+    auto bytes = [&](const void* base, const layout& l) -> std::optional<std::pair<std::ptrdiff_t, std::ptrdiff_t>> {
+        const auto reach = checked_reach({l.extents.data(), l.rank}, {l.strides.data(), l.rank});
+        if (!reach) return std::nullopt;
+        const auto at = static_cast<std::ptrdiff_t>(reinterpret_cast<std::intptr_t>(base));
+        const auto low = checked_mul(reach->first, w), after = checked_add(reach->second, std::ptrdiff_t{1});
+        const auto high = after ? checked_mul(*after, w) : std::nullopt;
+        const auto first = low ? checked_add(at, *low) : std::nullopt;
+        const auto end = high ? checked_add(at, *high) : std::nullopt;
+        if (!first || !end) return std::nullopt;
+        return std::pair{*first, *end};
+    };
+    const auto in_bytes = bytes(in, in_layout), out_bytes = bytes(out, out_layout);
+    if (!in_bytes || !out_bytes)
+        return detail::message("{}: the {} view's memory from {:#x} reaches outside the address space", op,
+                               in_bytes ? "output" : "input", reinterpret_cast<std::uintptr_t>(in_bytes ? out : in));
+    const auto [in_first, in_end] = *in_bytes;
+    const auto [out_first, out_end] = *out_bytes;
     if (in_first < out_end && out_first < in_end)
         return detail::message("{}: the input and output memory overlap (bytes [{:#x}, {:#x}) and [{:#x}, {:#x})); "
                                "dmlref does not run in place",

@@ -47,21 +47,42 @@ inline std::optional<std::string> check_depth_space(std::string_view op, depth_s
     if (order != depth_space_order::depth_column_row && order != depth_space_order::column_row_depth)
         return detail::message("{}: Order is {}; it must be DEPTH_COLUMN_ROW (0) or COLUMN_ROW_DEPTH (1)", op,
                                static_cast<std::uint32_t>(order));
-    // Unsigned 64-bit: a 32-bit block size squared still fits.
-    const auto b = static_cast<std::uint64_t>(block_size);
-    std::array<std::uint64_t, 4> want{};
-    const auto size = [&](std::size_t i) { return static_cast<std::uint64_t>(in.extents[i]); };
+    // B * B, C * B * B and H * B are checked: a block size whose square does not fit in
+    // ptrdiff_t made B * B wrap (to 0 for B = 2^32, then C % 0). A square that does not fit
+    // exceeds every size, so no C is a multiple of it.
+    const std::ptrdiff_t b = block_size;
+    const auto square = checked_mul(b, b);
+    std::array<std::ptrdiff_t, 4> want{};
+    const auto& size = in.extents;
+    // The product `size[i] * factor` for output axis `i`, or a message when it does not fit.
+    auto times = [&](std::size_t i, std::ptrdiff_t factor, std::string_view factor_name) -> std::optional<std::string> {
+        const auto product = checked_mul(size[i], factor);
+        if (product) {
+            want[i] = *product;
+            return std::nullopt;
+        }
+        return detail::message("{}: InputTensor.Sizes[{}] * {} = {} * {} does not fit in a signed 64-bit size", op, i,
+                               factor_name, size[i], factor);
+    };
     if (direction == depth_space_direction::depth_to_space) {
-        if (b > size(1) || size(1) % (b * b) != 0)
+        if (b > size[1] || !square || size[1] % *square != 0)
             return detail::message("{}: InputTensor.Sizes[1] = {} is not a multiple of BlockSize * BlockSize = {} * {}", op,
-                                   size(1), b, b);
-        want = {size(0), size(1) / (b * b), size(2) * b, size(3) * b};
+                                   size[1], b, b);
+        want[0] = size[0];
+        want[1] = size[1] / *square;
+        if (auto m = times(2, b, "BlockSize")) return m;
+        if (auto m = times(3, b, "BlockSize")) return m;
     } else {
         for (std::size_t i : {std::size_t{2}, std::size_t{3}})
-            if (size(i) % b != 0)
+            if (size[i] % b != 0)
                 return detail::message("{}: InputTensor.Sizes[{}] = {} is not a multiple of BlockSize = {}", op, i,
-                                       size(i), b);
-        want = {size(0), size(1) * b * b, size(2) / b, size(3) / b};
+                                       size[i], b);
+        if (!square) // H and W are multiples of B, so H * W >= B * B: unreachable past check_views
+            return detail::message("{}: BlockSize * BlockSize = {} * {} does not fit in a signed 64-bit size", op, b, b);
+        want[0] = size[0];
+        if (auto m = times(1, *square, "(BlockSize * BlockSize)")) return m;
+        want[2] = size[2] / b;
+        want[3] = size[3] / b;
     }
     constexpr std::string_view formula[2][4] = {
         {"InputTensor.Sizes[0]", "InputTensor.Sizes[1] / (BlockSize * BlockSize)", "InputTensor.Sizes[2] * BlockSize",
@@ -69,13 +90,15 @@ inline std::optional<std::string> check_depth_space(std::string_view op, depth_s
         {"InputTensor.Sizes[0]", "InputTensor.Sizes[1] * BlockSize * BlockSize", "InputTensor.Sizes[2] / BlockSize",
          "InputTensor.Sizes[3] / BlockSize"}};
     for (std::size_t i = 0; i < 4; ++i)
-        if (static_cast<std::uint64_t>(out.extents[i]) != want[i])
+        if (out.extents[i] != want[i])
             return detail::message("{}: OutputTensor.Sizes[{}] = {} should be {} = {}", op, i, out.extents[i],
                                    formula[direction == depth_space_direction::space_to_depth][i], want[i]);
     return std::nullopt;
 }
 
-/// The copy plan of a valid depth/space operator: a 6-D affine view walked in output order.
+/// The copy plan of a valid depth/space operator: a 6-D affine view walked in output order. Each
+/// product of B and a stride below is at most twice the span of the view the stride belongs to
+/// (B * B <= C, B <= H * B), which check_layout bounded.
 inline copy_plan plan_depth_space(depth_space_direction direction, const layout& in, const layout& out,
                                   std::ptrdiff_t b, depth_space_order order) {
     copy_plan plan;

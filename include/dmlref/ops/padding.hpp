@@ -70,7 +70,9 @@ constexpr std::ptrdiff_t padding_source(padding_mode mode, std::ptrdiff_t t, std
 
 namespace detail {
 
-/// PADDING's rules on layouts (ranks already match; pads already known non-negative for the desc layer).
+/// PADDING's rules on layouts (ranks already match; pads already known non-negative for the desc
+/// layer). Once they pass, the output's size bounds every pad, so plan_padding's sums of pads and
+/// its table offsets (inside the input's reach) cannot overflow.
 inline std::optional<std::string> check_padding(std::string_view op, const layout& in, const layout& out,
                                                 padding_mode mode, std::span<const std::ptrdiff_t> start,
                                                 std::span<const std::ptrdiff_t> end) {
@@ -82,12 +84,18 @@ inline std::optional<std::string> check_padding(std::string_view op, const layou
     for (std::size_t i = 0; i < in.rank; ++i) {
         if (start[i] < 0) return detail::message("{}: StartPadding[{}] is {}; pads may not be negative", op, i, start[i]);
         if (end[i] < 0) return detail::message("{}: EndPadding[{}] is {}; pads may not be negative", op, i, end[i]);
-        if (out.extents[i] != in.extents[i] + start[i] + end[i])
+        // Checked: two pads near PTRDIFF_MAX wrapped the sum back to a small output size.
+        const auto padded = checked_add(in.extents[i], start[i]);
+        const auto want = padded ? checked_add(*padded, end[i]) : std::nullopt;
+        if (!want)
+            return detail::message("{}: InputTensor.Sizes[{}] + StartPadding[{}] + EndPadding[{}] = {} + {} + {} does not "
+                                   "fit in a signed 64-bit size",
+                                   op, i, i, i, in.extents[i], start[i], end[i]);
+        if (out.extents[i] != *want)
             return detail::message("{}: OutputTensor.Sizes[{}] = {} should be InputTensor.Sizes[{}] + StartPadding[{}] + "
                                    "EndPadding[{}] = {} + {} + {} = {}",
-                                   op, i, out.extents[i], i, i, i, in.extents[i], start[i], end[i],
-                                   in.extents[i] + start[i] + end[i]);
-        if (mode == padding_mode::reflection && in.extents[i] == 1 && start[i] + end[i] > 0)
+                                   op, i, out.extents[i], i, i, i, in.extents[i], start[i], end[i], *want);
+        if (mode == padding_mode::reflection && in.extents[i] == 1 && (start[i] > 0 || end[i] > 0))
             return detail::message("{}: REFLECTION of InputTensor.Sizes[{}] = 1 with StartPadding[{}] = {} and "
                                    "EndPadding[{}] = {}; reflecting one element has no defined result",
                                    op, i, i, start[i], i, end[i]);

@@ -29,7 +29,8 @@
 namespace dmlref {
 namespace detail {
 
-/// SLICE1's parameter rules for each axis (ranks already match).
+/// SLICE1's parameter rules for each axis (ranks already match). The window's arithmetic is
+/// checked: an offset or a stride near the ends of ptrdiff_t is refused, never wrapped.
 inline std::optional<std::string> check_slice1(std::string_view op, const layout& in, const layout& out,
                                                std::span<const std::ptrdiff_t> offsets,
                                                std::span<const std::ptrdiff_t> sizes,
@@ -41,21 +42,36 @@ inline std::optional<std::string> check_slice1(std::string_view op, const layout
             return detail::message("{}: InputWindowSizes[{}] is {}; the input window must not be empty", op, i, sizes[i]);
         if (offsets[i] < 0)
             return detail::message("{}: InputWindowOffsets[{}] is {}; offsets may not be negative", op, i, offsets[i]);
-        if (offsets[i] + sizes[i] > in.extents[i])
+        if (const auto window_end = checked_add(offsets[i], sizes[i]); !window_end || *window_end > in.extents[i])
             return detail::message("{}: InputWindowOffsets[{}] + InputWindowSizes[{}] = {} + {} = {} exceeds "
                                    "InputTensor.Sizes[{}] = {}",
-                                   op, i, i, offsets[i], sizes[i], offsets[i] + sizes[i], i, in.extents[i]);
-        const std::ptrdiff_t magnitude = strides[i] < 0 ? -strides[i] : strides[i];
-        const std::ptrdiff_t most = 1 + (sizes[i] - 1) / magnitude;
+                                   op, i, i, offsets[i], sizes[i],
+                                   window_end ? detail::message("{}", *window_end) : std::string("more than 2^63 - 1"),
+                                   i, in.extents[i]);
+        const auto magnitude = checked_neg(strides[i] < 0 ? strides[i] : -strides[i]);
+        if (!magnitude)
+            return detail::message("{}: InputWindowStrides[{}] is {}; its magnitude does not fit in a signed 64-bit "
+                                   "stride",
+                                   op, i, strides[i]);
+        const std::ptrdiff_t most = 1 + (sizes[i] - 1) / *magnitude;
         if (out.extents[i] > most)
             return detail::message("{}: OutputTensor.Sizes[{}] = {} exceeds the {} element(s) the window copies "
                                    "(1 + (InputWindowSizes[{}] - 1) / |InputWindowStrides[{}]| = 1 + ({} - 1) / {})",
-                                   op, i, out.extents[i], most, i, i, sizes[i], magnitude);
+                                   op, i, out.extents[i], most, i, i, sizes[i], *magnitude);
     }
     return std::nullopt;
 }
 
-/// The copy plan of a valid SLICE1 (pointers and width left for the caller).
+/// The input step of a valid SLICE1 along one axis, in input elements: the window stride times
+/// the input's stride. An axis that copies one element never steps, and its window stride may be
+/// any size: it gets 0, so that the product is formed only where it lies inside the input's reach.
+inline std::ptrdiff_t slice1_step(std::ptrdiff_t out_extent, std::ptrdiff_t window_stride,
+                                  std::ptrdiff_t in_stride) noexcept {
+    return out_extent == 1 ? 0 : window_stride * in_stride;
+}
+
+/// The copy plan of a valid SLICE1 (pointers and width left for the caller). Every product here
+/// lies within the input's reach, which check_layout bounded.
 inline copy_plan plan_slice1(const layout& in, const layout& out, std::span<const std::ptrdiff_t> offsets,
                              std::span<const std::ptrdiff_t> sizes, std::span<const std::ptrdiff_t> strides) {
     copy_plan plan;
@@ -63,7 +79,7 @@ inline copy_plan plan_slice1(const layout& in, const layout& out, std::span<cons
     for (std::size_t i = 0; i < out.rank; ++i) {
         const std::ptrdiff_t copy_start = offsets[i] + (strides[i] < 0 ? sizes[i] - 1 : 0);
         plan.axes[i] = axis_plan::affine(out.extents[i], out.strides[i], copy_start * in.strides[i],
-                                         strides[i] * in.strides[i]);
+                                         slice1_step(out.extents[i], strides[i], in.strides[i]));
     }
     return plan;
 }
@@ -88,22 +104,31 @@ template <class T, std::size_t Rank>
 strided_view<T, Rank> slice_view(strided_view<T, Rank> input, const index_array<Rank>& window_offsets,
                                  const index_array<Rank>& window_sizes, const index_array<Rank>& window_strides) {
     detail::layout in = detail::layout_of(input), out = in;
-    std::ptrdiff_t packed = 1; // packed strides: the checks below also reject an output that overlaps itself
+    // Packed strides: the checks below also reject an output that overlaps itself. Where their
+    // product does not fit, the rest are 0: check_layout refuses the count before it reads them.
+    std::ptrdiff_t packed = 1;
     for (std::size_t i = Rank; i-- > 0;) {
-        const std::ptrdiff_t magnitude = window_strides[i] < 0 ? -window_strides[i] : window_strides[i];
-        out.extents[i] = magnitude == 0 || window_sizes[i] < 1 ? 1 : 1 + (window_sizes[i] - 1) / magnitude;
+        const std::uint64_t magnitude = detail::checked_magnitude(window_strides[i]);
+        out.extents[i] = magnitude == 0 || window_sizes[i] < 1
+                             ? 1
+                             : 1 + static_cast<std::ptrdiff_t>(static_cast<std::uint64_t>(window_sizes[i] - 1) / magnitude);
         out.strides[i] = packed;
-        packed *= out.extents[i];
+        packed = detail::checked_mul(packed, out.extents[i]).value_or(0);
     }
     detail::throw_if(detail::check_slice1("slice_view", in, out, window_offsets, window_sizes, window_strides));
     index_array<Rank> extents{}, strides{};
-    std::ptrdiff_t offset = input.offset();
+    std::ptrdiff_t start = 0; // inside the input's reach, which check_layout bounded
     for (std::size_t i = 0; i < Rank; ++i) {
         extents[i] = out.extents[i];
-        strides[i] = window_strides[i] * input.stride(i);
-        offset += (window_offsets[i] + (window_strides[i] < 0 ? window_sizes[i] - 1 : 0)) * input.stride(i);
+        strides[i] = detail::slice1_step(out.extents[i], window_strides[i], input.stride(i));
+        start += (window_offsets[i] + (window_strides[i] < 0 ? window_sizes[i] - 1 : 0)) * input.stride(i);
     }
-    return {input.base(), extents, strides, offset};
+    const auto offset = detail::checked_add(input.offset(), start);
+    if (!offset)
+        throw validation_error(detail::message("slice_view: the input's offset {} plus the window's start {} does not "
+                                               "fit in ptrdiff_t",
+                                               input.offset(), start));
+    return {input.base(), extents, strides, *offset};
 }
 
 } // namespace dmlref
