@@ -505,8 +505,8 @@ TEST_CASE("overlapping input and output buffers are rejected (no in-place)", "[v
 }
 
 TEST_CASE("validation never overflows on extreme strides", "[validation]") {
-    // The last element sits about 2^64 elements away: only a 64-bit, overflow-free check can
-    // accept the desc and then refuse any real buffer.
+    // The last element sits about 2^64 elements away: DMLCalcBufferTensorSize saturates, and a
+    // TotalTensorSizeInBytes of 2^64 - 1 must not make that look like a fit.
     auto d = slice1_desc{packed(data_type::uint8, {1}), strided(data_type::uint8, {1}, {1}), {0}, {1}, {1}};
     d.output_tensor = {data_type::uint8, tensor_flags::none, {0xffffffffu}, std::vector<std::uint32_t>{0xffffffffu},
                        std::numeric_limits<std::uint64_t>::max(), 0};
@@ -514,6 +514,12 @@ TEST_CASE("validation never overflows on extreme strides", "[validation]") {
     d.input_tensor.total_tensor_size_in_bytes = 0x1'0000'0000ull;
     d.input_window_sizes = {0xffffffffu};
     CHECK(calc_buffer_tensor_size(d.output_tensor) == std::numeric_limits<std::uint64_t>::max());
+    expect_rejected(d, {"SLICE1: OutputTensor.Strides {4294967295} with OutputTensor.Sizes {4294967295} reach 2^64",
+                        "dmlref addresses at most 9223372036854775807"});
+    // Strides that fit: the buffers decide.
+    d.output_tensor = strided(data_type::uint8, {0x10'0000u}, {0xffffffffu});
+    d.input_tensor = packed(data_type::uint8, {0x10'0000u});
+    d.input_window_sizes = {0x10'0000u};
     expect_valid(d);
     std::vector<std::byte> in(16), out(16, sentinel);
     expect_buffer_rejected(d, in, out, {"the buffer bound to InputTensor has 16 bytes"});

@@ -326,6 +326,19 @@ inline std::optional<std::string> check_tensor(std::string_view op, operator_typ
                                extents_text(t.sizes),
                                count == UINT64_MAX ? std::string("more than 2^64") : detail::message("{}", count),
                                max_element_count);
+    // DMLCalcBufferTensorSize saturates at 2^64 - 1, which a TotalTensorSizeInBytes of 2^64 - 1
+    // matched; and the engine addresses bytes in ptrdiff_t. Only explicit strides get this far
+    // (packed tensors under the element cap need at most 2^35 bytes).
+    if (const std::uint64_t needed = calc_buffer_tensor_size(t);
+        needed > static_cast<std::uint64_t>(std::numeric_limits<std::ptrdiff_t>::max()))
+        return detail::message("{}: {}.Strides {} with {}.Sizes {} reach {} bytes (DMLCalcBufferTensorSize); dmlref "
+                               "addresses at most {} (2^63 - 1)",
+                               op, field, t.strides ? extents_text(*t.strides) : std::string("(packed)"), field,
+                               extents_text(t.sizes),
+                               needed == std::numeric_limits<std::uint64_t>::max()
+                                   ? std::string("2^64 or more (it does not fit in 64 bits)")
+                                   : detail::message("{}", needed),
+                               std::numeric_limits<std::ptrdiff_t>::max());
     if (const std::uint64_t needed = calc_buffer_tensor_size(t); t.total_tensor_size_in_bytes < needed)
         return detail::message("{}: {}.TotalTensorSizeInBytes = {} is less than DMLCalcBufferTensorSize = {}", op, field,
                                t.total_tensor_size_in_bytes, needed);
@@ -393,11 +406,19 @@ template <class Desc> constexpr depth_space_order order_of(const Desc& d) noexce
     else return depth_space_order::depth_column_row;
 }
 
-/// The rules every desc shares: the operator exists at `level`, each tensor desc is valid, and the
-/// two agree on data type and dimension count.
+/// Whether `level` is one of DirectML's DML_FEATURE_LEVEL values: a caller can cast any number to
+/// the enum, and 0x10000 would compare above every level.
+constexpr bool is_feature_level(feature_level level) noexcept { return to_string(level) != std::string_view("unknown"); }
+
+/// The rules every desc shares: the level is DirectML's, the operator exists at it, each tensor
+/// desc is valid, and the two agree on data type and dimension count.
 inline std::optional<std::string> check_tensors(operator_type type, feature_level level, const buffer_tensor_desc& input,
                                                 const buffer_tensor_desc& output) {
     const std::string_view op = to_string(type);
+    if (!is_feature_level(level))
+        return detail::message("{}: feature level {:#x} is not one of DirectML's DML_FEATURE_LEVEL values (1_0 = "
+                               "0x1000 to 6_4 = 0x6400)",
+                               op, static_cast<std::uint32_t>(level));
     if (level < introduced_in(type))
         return detail::message("{}: not available at feature level {}; it was introduced in feature level {}", op,
                                to_string(level), to_string(introduced_in(type)));
