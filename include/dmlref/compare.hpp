@@ -156,11 +156,16 @@ inline compare_report compare(data_type type, std::span<const std::uint32_t> siz
                               const operator_desc* op = nullptr) {
     const std::size_t width = element_size(type);
     if (width == 0) throw validation_error(fmt::format("compare: data type {} has no byte size", to_string(type)));
-    const std::uint64_t count = element_count(sizes);
+    const auto product = detail::checked_product(sizes);
+    const auto needed = product ? detail::checked_mul(*product, std::uint64_t{width}) : std::nullopt;
+    if (!needed)
+        throw validation_error(fmt::format("compare: the sizes {{{}}} hold more than 2^64 bytes of {}",
+                                           fmt::join(sizes, ", "), to_string(type)));
+    const std::uint64_t count = *product;
     for (auto [name, buffer] : {std::pair{"expected", expected}, std::pair{"actual", actual}})
-        if (count > UINT64_MAX / width || buffer.size() != count * width)
+        if (buffer.size() != *needed)
             throw validation_error(fmt::format("compare: the {} buffer has {} bytes; {} elements of {} need {}", name,
-                                               buffer.size(), count, to_string(type), count * width));
+                                               buffer.size(), count, to_string(type), *needed));
     if (op) {
         const auto out = std::visit([](const auto& d) { return d.output_tensor.sizes; }, *op);
         if (!std::equal(out.begin(), out.end(), sizes.begin(), sizes.end()))
@@ -173,8 +178,11 @@ inline compare_report compare(data_type type, std::span<const std::uint32_t> siz
     r.type = type;
     r.sizes.assign(sizes.begin(), sizes.end());
     r.element_count = count;
+    // Per axis, which coordinates hold a mismatch; none can where a size is 0, and then the other
+    // sizes may be up to 2^32 - 1 each with no buffer behind them.
     std::vector<std::vector<bool>> hit(sizes.size());
-    for (std::size_t k = 0; k < sizes.size(); ++k) hit[k].assign(sizes[k], false);
+    if (count > 0)
+        for (std::size_t k = 0; k < sizes.size(); ++k) hit[k].assign(sizes[k], false);
     std::optional<detail::region_map> regions;
     std::map<std::uint32_t, std::pair<std::uint64_t, std::uint64_t>> per_region; // id -> (mismatches, elements)
     if (op) {
@@ -228,8 +236,12 @@ compare_report compare(strided_view<const T, Rank> expected, strided_view<const 
     if (expected.extents() != actual.extents())
         throw validation_error(fmt::format("compare: the extents {} and {} differ", fmt::join(expected.extents(), ","),
                                            fmt::join(actual.extents(), ",")));
-    return compare(data_type_of<T>(), detail::sizes_of(expected), detail::packed_bytes(expected),
-                   detail::packed_bytes(actual), options, op);
+    const auto sizes = detail::packed_sizes(expected);
+    if (!sizes)
+        throw validation_error(fmt::format("compare: the extents {} are not DirectML sizes (0 to 4294967295) whose "
+                                           "bytes fit in memory's counts",
+                                           fmt::join(expected.extents(), ",")));
+    return compare(data_type_of<T>(), *sizes, detail::packed_bytes(expected), detail::packed_bytes(actual), options, op);
 }
 
 inline std::string compare_report::to_string() const {

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include <fmt/ranges.h>
 
 #include "data_type.hpp"
+#include "detail/checked.hpp"
 #include "operator.hpp"
 #include "strided_view.hpp"
 
@@ -55,13 +57,16 @@ inline std::string format_element(data_type type, const std::byte* bytes) {
 }
 
 /// A packed row-major tensor of `sizes` at `bytes` in the nested-bracket format of DirectML's
-/// pages: `[[1, 2],\n [3, 4]]`. `bytes` must hold the product of `sizes` elements.
+/// pages: `[[1, 2],\n [3, 4]]`. `bytes` must hold the product of `sizes` elements; where it does
+/// not, or the product's bytes do not fit in 64 bits, or the type has no size, the text is
+/// "<invalid tensor>" and nothing is read.
 inline std::string format_tensor(data_type type, std::span<const std::uint32_t> sizes, std::span<const std::byte> bytes,
                                  print_options options = {}) {
     const std::size_t width = element_size(type);
-    std::size_t count = 1;
-    for (std::uint32_t s : sizes) count *= s;
-    if (width == 0 || bytes.size() < count * width) return "<invalid tensor>";
+    const auto product = detail::checked_product(sizes); // a wrapped product made a small buffer look whole
+    const auto needed = product ? detail::checked_mul(*product, std::uint64_t{width}) : std::nullopt;
+    if (width == 0 || !needed || bytes.size() < *needed) return "<invalid tensor>";
+    const auto count = static_cast<std::size_t>(*product);
     const bool elide = count > options.threshold;
     std::vector<std::size_t> strides(sizes.size(), 1);
     for (std::size_t i = sizes.size(); i-- > 1;) strides[i - 1] = strides[i] * sizes[i];
@@ -92,7 +97,21 @@ inline std::string format_tensor(data_type type, std::span<const std::uint32_t> 
 }
 
 namespace detail {
-/// The elements of a view of any strides as packed row-major bytes.
+/// A view's extents as DirectML sizes, or nullopt where one is negative or past 2^32 - 1, or where
+/// its elements' bytes do not fit in ptrdiff_t (a broadcast view can claim any extents).
+template <class T, std::size_t Rank>
+std::optional<std::vector<std::uint32_t>> packed_sizes(strided_view<const T, Rank> view) {
+    std::vector<std::uint32_t> sizes;
+    for (auto e : view.extents()) {
+        if (e < 0 || e > std::ptrdiff_t{0xffff'ffff}) return std::nullopt;
+        sizes.push_back(static_cast<std::uint32_t>(e));
+    }
+    const auto count = checked_product(std::span<const std::uint32_t>(sizes));
+    const auto bytes = count ? checked_mul(*count, std::uint64_t{sizeof(T)}) : std::nullopt;
+    if (!bytes || !checked_signed(*bytes)) return std::nullopt;
+    return sizes;
+}
+/// The elements of a view of any strides as packed row-major bytes (its packed_sizes() fit).
 template <class T, std::size_t Rank> std::vector<std::byte> packed_bytes(strided_view<const T, Rank> view) {
     std::vector<std::byte> packed(static_cast<std::size_t>(view.size()) * sizeof(T));
     index_array<Rank> index{};
@@ -105,18 +124,15 @@ template <class T, std::size_t Rank> std::vector<std::byte> packed_bytes(strided
     }
     return packed;
 }
-/// A view's extents as DirectML sizes.
-template <class T, std::size_t Rank> std::vector<std::uint32_t> sizes_of(strided_view<const T, Rank> view) {
-    std::vector<std::uint32_t> sizes;
-    for (auto e : view.extents()) sizes.push_back(static_cast<std::uint32_t>(e));
-    return sizes;
-}
 } // namespace detail
 
-/// A view of any strides in the nested-bracket format (float16 as a number).
+/// A view of any strides in the nested-bracket format (float16 as a number); "<invalid tensor>"
+/// where its extents do not fit DirectML's sizes or its packed bytes do not fit in memory's counts.
 template <class T, std::size_t Rank>
 std::string format_view(strided_view<const T, Rank> view, print_options options = {}) {
-    return format_tensor(data_type_of<T>(), detail::sizes_of(view), detail::packed_bytes(view), options);
+    const auto sizes = detail::packed_sizes(view);
+    if (!sizes) return "<invalid tensor>";
+    return format_tensor(data_type_of<T>(), *sizes, detail::packed_bytes(view), options);
 }
 
 /// DML_BUFFER_TENSOR_DESC with DirectML's field names; defaults (packed strides, no flags, zero
