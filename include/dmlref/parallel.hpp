@@ -17,11 +17,17 @@
 namespace dmlref {
 
 /// How execute() runs. The result never depends on it.
+///
+/// Both fields are requests with bounds: a call never starts more threads than the machine runs at
+/// once (std::thread::hardware_concurrency(), read once; where it reports 0, unknown, the calling
+/// thread works alone rather than guess), and never gives a thread less than
+/// min_thread_bytes (64 KiB) of output whatever min_bytes_per_thread says, so a thread_count of
+/// 100,000 over a small output neither starts a thread per row nor allocates their stacks.
 struct execution_options {
     /// Threads that split the output's outer rows, the calling thread included; 0 and 1 both
     /// mean the calling thread alone.
     std::size_t thread_count = 1;
-    /// Output bytes each thread gets at least (0: no minimum): outputs smaller than
+    /// Output bytes each thread gets at least (0: the 64 KiB floor alone): outputs smaller than
     /// `thread_count` times this run on fewer threads, and under twice this on the calling thread
     /// alone. On small outputs, starting a thread and its core reading what another core's caches
     /// hold cost more than the split saves. The default, 4 MiB, is where two threads started to
@@ -31,16 +37,38 @@ struct execution_options {
     std::size_t min_bytes_per_thread = std::size_t{4} << 20;
 };
 
+/// The least output a thread is given, whatever execution_options::min_bytes_per_thread says: a
+/// thread's start costs tens of microseconds and a stack, which 64 KiB of copying does not repay.
+inline constexpr std::size_t min_thread_bytes = std::size_t{64} << 10;
+
 namespace detail {
 
-/// Runs a plan over up to `options.thread_count` threads, the calling thread one of them. When a
-/// thread cannot be started, the calling thread does its part.
-inline void execute(const copy_plan& plan, const execution_options& options) {
-    const prepared_plan p = prepare(plan);
+/// The threads the machine runs at once, read once (hardware_concurrency() can read a file each
+/// call); 0 where it is unknown.
+inline std::size_t hardware_threads() noexcept {
+    static const std::size_t threads = std::thread::hardware_concurrency();
+    return threads;
+}
+
+/// How many parts (threads, the calling one included) execute() splits `p` into: at most
+/// `options.thread_count`, the plan's rows, `cores` (0, unknown, counts as 1) and one part per
+/// min_thread_bytes or per `options.min_bytes_per_thread` of output, whichever is larger; at least 1.
+inline std::size_t thread_parts(const prepared_plan& p, const execution_options& options,
+                                std::size_t cores = hardware_threads()) noexcept {
     std::size_t parts = options.thread_count;
     if (parts > static_cast<std::size_t>(p.rows)) parts = static_cast<std::size_t>(p.rows);
-    const std::size_t fit = options.min_bytes_per_thread > 0 ? p.bytes / options.min_bytes_per_thread : parts;
-    if (parts > fit) parts = fit;
+    if (parts > cores) parts = cores;
+    const std::size_t floor = options.min_bytes_per_thread > min_thread_bytes ? options.min_bytes_per_thread
+                                                                              : min_thread_bytes;
+    if (parts > p.bytes / floor) parts = p.bytes / floor;
+    return parts < 1 ? 1 : parts;
+}
+
+/// Runs a plan over thread_parts() threads, the calling thread one of them. When a thread cannot
+/// be started, the calling thread does its part.
+inline void execute(const copy_plan& plan, const execution_options& options) {
+    const prepared_plan p = prepare(plan);
+    const std::size_t parts = thread_parts(p, options);
     if (parts <= 1) return execute_part(p, 0, p.rows);
 
     const auto rows = static_cast<std::size_t>(p.rows);
