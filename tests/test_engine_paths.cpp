@@ -377,6 +377,65 @@ TEST_CASE("rows cut anywhere inside a folded border of the lead axis", "[engine]
     }
 }
 
+TEST_CASE("rows of elements a line apart: the dense axes moved inside, short rows, tiles", "[engine]") {
+    // A row that reads an element a line (transposing copies: column-major outputs, depth to
+    // space with B > 4) has the axes that read the input in sequence moved just outside it, the
+    // row cut into rows of 8 to 16 where its extent allows, and the outermost moved axis cut into
+    // tiles where its rows' lines outgrow the cache. Each plan runs whole, in parts cut at random,
+    // and on several threads.
+    auto column_major = [](data_type type, std::vector<std::uint32_t> sizes) {
+        std::vector<std::uint32_t> strides(sizes.size());
+        std::uint32_t stride = 1;
+        for (std::size_t i = 0; i < sizes.size(); ++i) {
+            strides[i] = stride;
+            stride *= sizes[i];
+        }
+        return make_buffer_tensor_desc(type, std::move(sizes), std::move(strides));
+    };
+    std::mt19937 cuts(5);
+    for (data_type type : width_types) {
+        CAPTURE(to_string(type));
+        const std::vector<std::vector<std::uint32_t>> shapes = {
+            {1, 64, 3, 48},   // rows of 64 cut into rows of 16
+            {1, 64, 2, 4096}, // and, for 4- and 8-byte elements, the moved axis into tiles
+            {1, 61, 3, 67},   // a prime extent: no cut
+            {2, 5, 7, 130},
+        };
+        std::vector<operator_desc> descs;
+        for (const auto& sizes : shapes)
+            descs.push_back(slice1_desc{packed(type, sizes), column_major(type, sizes), {0, 0, 0, 0},
+                                        {sizes[0], sizes[1], sizes[2], sizes[3]}, {1, -1, 1, 1}});
+        for (std::uint32_t b : {5u, 6u, 8u})
+            for (auto order : {depth_space_order::depth_column_row, depth_space_order::column_row_depth}) {
+                descs.push_back(depth_to_space1_desc{packed(type, {2, 3 * b * b, 5, 9}), packed(type, {2, 3, 5 * b, 9 * b}), b, order});
+                descs.push_back(
+                    depth_to_space1_desc{packed(type, {2, 3 * b * b, 5, 9}), column_major(type, {2, 3, 5 * b, 9 * b}), b, order});
+                descs.push_back(
+                    space_to_depth1_desc{packed(type, {3, 2, 4 * b, 7 * b}), column_major(type, {3, 2 * b * b, 4, 7}), b, order});
+            }
+        for (const operator_desc& d : descs) {
+            matches_naive(d);
+            for (std::size_t threads : {2u, 3u}) matches_naive_through(d, [&](const auto& input, auto& output) {
+                execute(d, input, output, execution_options{threads, 0});
+            });
+            matches_naive_through(d, [&](const auto& input, auto& output) {
+                std::vector<std::ptrdiff_t> tables;
+                const detail::prepared_plan p = detail::prepare(detail::checked_plan(d, input, output, newest_feature_level, tables));
+                for (std::ptrdiff_t first = 0; first < p.rows;) {
+                    const std::ptrdiff_t last = std::min<std::ptrdiff_t>(p.rows, first + 1 + static_cast<std::ptrdiff_t>(cuts() % 50));
+                    detail::execute_part(p, first, last);
+                    first = last;
+                }
+            });
+        }
+        std::vector<std::ptrdiff_t> tables;
+        CHECK(detail::inner_axis(prepared(descs[0], tables)).extent == 16);
+        // H, C cut in 4, W (in tiles of W, where its rows' lines outgrow the cache), C's rows of 16
+        CHECK(prepared(descs[1], tables).plan.rank == (element_size(type) >= 4 ? 5u : 4u));
+        CHECK(detail::inner_axis(prepared(descs[2], tables)).extent == 61);
+    }
+}
+
 TEST_CASE("nonzero constant fills of every width, around interiors of every run length", "[engine]") {
     for (data_type type : width_types)
         for (std::uint32_t n = 1; n <= 20; ++n) {
