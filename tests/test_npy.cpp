@@ -4,6 +4,8 @@
 
 #include <dmlref/npy.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -182,3 +184,132 @@ TEST_CASE("npy: write and read files, and a failed write leaves nothing", "[npy]
     CHECK(files == 1);
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("npy: Fortran order costs O(count), whatever the rank", "[npy]") {
+    // 20 axes of size 2 and one of 4096: 4 MiB of bytes. The transposition that summed rank
+    // products per element took seconds here (76 s for such a file through the tool).
+    std::string shape = "(";
+    for (int i = 0; i < 20; ++i) shape += "2, ";
+    shape += "4)";
+    std::vector<std::byte> data(std::size_t{4} << 20);
+    for (std::size_t i = 0; i < data.size(); ++i) data[i] = std::byte(i * 13 + 5);
+    const auto start = std::chrono::steady_clock::now();
+    const auto a = npy::parse(make_file(2, "{'descr': '|u1', 'fortran_order': True, 'shape': " + shape + ", }", data));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK(seconds < 2.0);
+    // Element (i0, ..., i20) lies at Fortran offset i0 + 2 i1 + ... + 2^20 i20, C offset with the
+    // last index fastest: C index c = 4 * (bits of i0..i19, i0 most significant) + i20.
+    for (std::size_t c : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{4097}, (std::size_t{4} << 20) - 1}) {
+        std::size_t f = 0, rest = c / 4;
+        for (int axis = 19; axis >= 0; --axis, rest /= 2) f += (rest % 2) << axis;
+        f += (c % 4) << 20;
+        CHECK(a.data[c] == data[f]);
+    }
+    // Axes of size 1 cost nothing: 20,000 of them around 1 MiB.
+    std::string ones = "(";
+    for (int i = 0; i < 20000; ++i) ones += "1, ";
+    ones += "1048576)";
+    std::vector<std::byte> mib(std::size_t{1} << 20, std::byte{3});
+    const auto start2 = std::chrono::steady_clock::now();
+    CHECK(npy::parse(make_file(2, "{'descr': '|u1', 'fortran_order': True, 'shape': " + ones + ", }", mib)).data == mib);
+    CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start2).count() < 2.0);
+}
+
+TEST_CASE("npy: parse of an owned file reuses its bytes and gives the same array", "[npy]") {
+    for (bool fortran : {false, true}) {
+        auto file = make_file(1, std::string("{'descr': '>u2', 'fortran_order': ") + (fortran ? "True" : "False") + ", 'shape': (2, 3), }",
+                              counting_bytes(12));
+        const auto copy = npy::parse(file);
+        CHECK(npy::parse(std::move(file)) == copy);
+    }
+    // A version 2 header announcing 1 MiB + 1 bytes is refused before it is read.
+    auto long_header = bytes_of(std::string("\x93NUMPY\x02\x00\x01\x00\x10\x00{", 13));
+    long_header.resize(long_header.size() + (std::size_t{1} << 20), std::byte{' '});
+    CHECK_THROWS_WITH(npy::parse(long_header), Catch::Contains("1048577 bytes") && Catch::Contains("longer than dmlref reads"));
+}
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+struct scratch_dir {
+    std::filesystem::path path = std::filesystem::temp_directory_path() / ("dmlref_test_npy_" + std::to_string(::getpid()));
+    scratch_dir() {
+        std::filesystem::remove_all(path);
+        std::filesystem::create_directories(path);
+    }
+    ~scratch_dir() { std::filesystem::remove_all(path); }
+    std::vector<std::string> names() const {
+        std::vector<std::string> out;
+        for (auto& e : std::filesystem::directory_iterator(path)) out.push_back(e.path().filename().string());
+        std::sort(out.begin(), out.end());
+        return out;
+    }
+};
+
+std::string slurp(const std::filesystem::path& p) {
+    const auto bytes = npy::read_bytes(p);
+    return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+std::vector<std::string> seen_temporaries;
+void record(const std::filesystem::path* p) noexcept {
+    seen_temporaries.push_back(p ? p->string() + (std::filesystem::exists(*p) ? " exists" : " absent") : "none");
+}
+
+} // namespace
+
+TEST_CASE("npy: only regular files are read", "[npy]") {
+    scratch_dir d;
+    CHECK_THROWS_WITH(npy::read_bytes(d.path), Catch::Contains("not a regular file"));
+    CHECK_THROWS_WITH(npy::read_bytes("/dev/zero"), Catch::Contains("/dev/zero") && Catch::Contains("not a regular file"));
+    REQUIRE(::mkfifo((d.path / "fifo").c_str(), 0600) == 0);
+    CHECK_THROWS_WITH(npy::read(d.path / "fifo"), Catch::Contains("fifo") && Catch::Contains("not a regular file"));
+    npy::write_file_atomically(d.path / "f.bin", std::as_bytes(std::span("abcdef", 6)));
+    CHECK_THROWS_WITH(npy::read_bytes(d.path / "f.bin", 5), Catch::Contains("6 bytes") && Catch::Contains("5 allowed"));
+    CHECK(slurp(d.path / "f.bin") == "abcdef");
+}
+
+TEST_CASE("npy: writes go through a fresh exclusive temporary, never through a link", "[npy]") {
+    scratch_dir d;
+    const auto victim = d.path / "victim";
+    npy::write_file_atomically(victim, std::as_bytes(std::span("precious", 8)));
+    // A link planted where the old fixed temporary name was: the write must not follow it.
+    std::filesystem::create_symlink(victim, d.path / "out.bin.tmp-dmlref");
+    seen_temporaries.clear();
+    npy::write_file_atomically(d.path / "out.bin", std::as_bytes(std::span("new", 3)), {record});
+    CHECK(slurp(victim) == "precious");
+    CHECK(slurp(d.path / "out.bin") == "new");
+    // The observer heard of the temporary just before it was created and after it was renamed.
+    REQUIRE(seen_temporaries.size() == 2);
+    CHECK_THAT(seen_temporaries[0], Catch::StartsWith((d.path / ".out.bin.").string()) && Catch::EndsWith(".dmlref-tmp absent"));
+    CHECK(seen_temporaries[1] == "none");
+    CHECK(d.names() == std::vector<std::string>{"out.bin", "out.bin.tmp-dmlref", "victim"});
+
+    // Targets that are not regular files are refused and left as they are.
+    std::filesystem::create_symlink(victim, d.path / "link");
+    CHECK_THROWS_WITH(npy::write_file_atomically(d.path / "link", std::as_bytes(std::span("x", 1))), Catch::Contains("symbolic link"));
+    CHECK(std::filesystem::is_symlink(d.path / "link"));
+    CHECK(slurp(victim) == "precious");
+    REQUIRE(::mkfifo((d.path / "fifo").c_str(), 0600) == 0);
+    CHECK_THROWS_WITH(npy::write(d.path / "fifo", {data_type::uint8, {1}, counting_bytes(1)}), Catch::Contains("not a regular file"));
+    CHECK(std::filesystem::is_fifo(d.path / "fifo"));
+    std::filesystem::create_directory(d.path / "dir");
+    CHECK_THROWS_WITH(npy::write(d.path / "dir", {data_type::uint8, {1}, counting_bytes(1)}), Catch::Contains("not a regular file"));
+    CHECK(std::filesystem::is_directory(d.path / "dir"));
+    CHECK_THROWS_WITH(npy::write_file_atomically("/dev/null", std::as_bytes(std::span("x", 1))), Catch::Contains("not a regular file"));
+    CHECK(d.names() == std::vector<std::string>{"dir", "fifo", "link", "out.bin", "out.bin.tmp-dmlref", "victim"});
+}
+
+TEST_CASE("npy: write of a type, a shape and a span writes what serialize does", "[npy]") {
+    scratch_dir d;
+    const npy::array a{data_type::float16, {2, 3}, counting_bytes(12)};
+    npy::write(d.path / "a.npy", a.type, a.shape, a.data);
+    const auto bytes = npy::read_bytes(d.path / "a.npy");
+    CHECK(bytes == npy::serialize(a));
+    CHECK_THROWS_WITH(npy::write(d.path / "b.npy", a.type, a.shape, std::span(a.data).first(10)), Catch::Contains("does not match"));
+    CHECK(d.names() == std::vector<std::string>{"a.npy"});
+}
+#endif
