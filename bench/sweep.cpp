@@ -1,0 +1,332 @@
+// dmlref_sweep: random valid cases of 16-64 MiB output, every op, timed against memcpy of the
+// same output bytes and against the tests' per-element evaluator (tests/naive_evaluator.hpp).
+//
+// The benchmark's workloads are the shapes users run most; this sweep looks for the shapes where
+// the engine falls off a cliff instead: block sizes 1 to 8 in both orders, packed, permuted,
+// padded-pitch, column-major and broadcast inputs, packed, permuted, padded-pitch and column-major
+// outputs, every pad mode with pads up to several times their axis, signed slice strides, element
+// widths 1, 2, 4 and 8. Each case passes if dmlref runs at least 0.1x memcpy and at least as fast
+// per output element as the per-element evaluator; the program exits 1 if any case misses.
+//
+// Axis 0 of every case is a batch axis the op maps one to one (DEPTH_TO_SPACE's N, a slice's
+// whole window with stride 1 or -1, a pad of 0), so that the case with a batch of one is the same
+// case on 1/N of the output. The per-element evaluator would take minutes on a full 64 MiB output
+// (0.00-0.01x memcpy), so it is timed on that one batch item (at most about a million elements)
+// and compared per output element; the item's output is also checked bit for bit against
+// dmlref's. Its item is small enough to sit in the caches, which can only flatter it.
+//
+// Usage: dmlref_sweep [--cases N] [--seed S] [--repetitions R] [--only K]   (defaults 300, 1, 5; --only
+// times case K of the N alone)
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <numeric>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <dmlref/dmlref.hpp>
+
+#include "naive_evaluator.hpp"
+
+using namespace dmlref;
+
+namespace {
+
+using sizes_t = std::vector<std::uint32_t>;
+using clock_type = std::chrono::steady_clock;
+
+constexpr std::uint64_t mib = std::uint64_t{1} << 20;
+constexpr std::uint64_t max_input_bytes = 192 * mib; // the 2-core VM has 23 GB shared with others
+
+enum class layout_kind { packed, permuted, padded, column_major, broadcast };
+constexpr const char* layout_names[] = {"packed", "permuted", "padded", "column-major", "broadcast"};
+
+struct rng_type {
+    std::mt19937_64 engine;
+    std::uint32_t in(std::uint32_t low, std::uint32_t high) { // [low, high]
+        return low + static_cast<std::uint32_t>(engine() % (std::uint64_t{high} - low + 1));
+    }
+    bool chance(double p) { return std::uniform_real_distribution<double>(0.0, 1.0)(engine) < p; }
+    template <class T> const T& pick(const std::vector<T>& from) { return from[engine() % from.size()]; }
+};
+
+std::uint64_t product(const sizes_t& s) {
+    return std::accumulate(s.begin(), s.end(), std::uint64_t{1}, [](std::uint64_t a, std::uint32_t b) { return a * b; });
+}
+
+/// Element strides of `kind` for `sizes`, or nullopt for packed. The batch axis 0 never broadcasts.
+std::optional<sizes_t> strides_of(layout_kind kind, const sizes_t& sizes, rng_type& rng) {
+    const std::size_t rank = sizes.size();
+    sizes_t strides(rank);
+    std::vector<std::size_t> order(rank); // fastest axis first
+    for (std::size_t i = 0; i < rank; ++i) order[i] = rank - 1 - i;
+    switch (kind) {
+    case layout_kind::packed: return std::nullopt;
+    case layout_kind::permuted: std::shuffle(order.begin(), order.end(), rng.engine); break;
+    case layout_kind::column_major: std::reverse(order.begin(), order.end()); break;
+    default: break;
+    }
+    std::uint64_t stride = 1;
+    for (std::size_t axis : order) {
+        strides[axis] = static_cast<std::uint32_t>(stride);
+        stride *= sizes[axis];
+        if (kind == layout_kind::padded) stride += rng.in(1, 17); // a pitch wider than the rows
+    }
+    if (kind == layout_kind::broadcast) {
+        std::vector<std::size_t> wide;
+        for (std::size_t i = 1; i < rank; ++i)
+            if (sizes[i] > 1) wide.push_back(i);
+        if (!wide.empty()) strides[rng.pick(wide)] = 0;
+    }
+    return strides;
+}
+
+struct sweep_case {
+    std::string what;
+    operator_desc desc;      ///< the case
+    operator_desc one_batch; ///< the same case with a batch of one
+    std::uint64_t elements = 0, batch_elements = 0, bytes = 0;
+};
+
+/// Sizes of `rank` axes after the batch axis whose product is about `target` elements, each at
+/// least `minimum`; the last axis gets the rest.
+sizes_t split_elements(rng_type& rng, std::size_t rank, std::uint64_t target, std::uint32_t minimum) {
+    sizes_t s(rank);
+    std::uint64_t left = target;
+    for (std::size_t i = 0; i + 1 < rank; ++i) {
+        const auto cap = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(left / minimum, minimum, 64));
+        s[i] = rng.in(minimum, std::max(minimum, std::min<std::uint32_t>(cap, rng.chance(0.3) ? 3 : 64)));
+        left = std::max<std::uint64_t>(left / s[i], 1);
+    }
+    s[rank - 1] = static_cast<std::uint32_t>(std::max<std::uint64_t>(left, minimum));
+    return s;
+}
+
+const std::vector<data_type> types = {data_type::uint8, data_type::float16, data_type::float32, data_type::int64};
+
+/// One random case, or nullopt when its sizes miss the 16-64 MiB output or the input cap.
+std::optional<sweep_case> random_case(rng_type& rng) {
+    const data_type type = rng.pick(types);
+    const std::uint64_t w = element_size(type);
+    const std::uint64_t target_bytes = rng.in(16, 63) * mib + rng.in(0, 1u << 20);
+    const std::uint64_t target = target_bytes / w;
+    const auto in_kind = static_cast<layout_kind>(rng.in(0, 4));
+    const auto out_kind = static_cast<layout_kind>(rng.in(0, 3)); // outputs never broadcast
+    // A batch of at least 8, and items of at most about a million elements (the evaluator's sample).
+    const auto batch = static_cast<std::uint32_t>(std::max<std::uint64_t>(rng.in(8, 64), (target + (1u << 20) - 1) >> 20));
+    const std::uint64_t item = target / batch;
+    const std::uint32_t op = rng.in(0, 3);
+
+    sizes_t in_sizes, out_sizes;
+    std::string what;
+    auto make = [&](std::uint32_t n, const sizes_t& in_s, const sizes_t& out_s, const std::optional<sizes_t>& in_strides,
+                    const std::optional<sizes_t>& out_strides) {
+        sizes_t a = in_s, b = out_s;
+        a[0] = b[0] = n;
+        return std::pair{make_buffer_tensor_desc(type, a, in_strides), make_buffer_tensor_desc(type, b, out_strides)};
+    };
+    std::function<operator_desc(std::uint32_t, const std::optional<sizes_t>&, const std::optional<sizes_t>&)> build;
+
+    if (op <= 1) { // depth to space, space to depth: {N, C, H, W}
+        const std::uint32_t b = rng.in(1, 8);
+        const auto order = rng.chance(0.5) ? depth_space_order::depth_column_row : depth_space_order::column_row_depth;
+        const std::uint32_t c = rng.in(1, 12);
+        std::uint64_t left = std::max<std::uint64_t>(item / (std::uint64_t{c} * b * b), 1);
+        const auto wd = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(rng.in(1, 512), 1, left));
+        const auto h = static_cast<std::uint32_t>(std::max<std::uint64_t>(left / wd, 1));
+        const sizes_t deep{batch, c * b * b, h, wd}, wide{batch, c, h * b, wd * b};
+        const bool to_space = op == 0;
+        in_sizes = to_space ? deep : wide;
+        out_sizes = to_space ? wide : deep;
+        what = fmt::format("{} B={} {}", to_space ? "DEPTH_TO_SPACE1" : "SPACE_TO_DEPTH1", b, to_string(order));
+        build = [=, &make](std::uint32_t n, const std::optional<sizes_t>& is, const std::optional<sizes_t>& os) -> operator_desc {
+            const auto [i, o] = make(n, in_sizes, out_sizes, is, os);
+            if (to_space) return depth_to_space1_desc{i, o, b, order};
+            return space_to_depth1_desc{i, o, b, order};
+        };
+    } else if (op == 2) { // SLICE1, rank 2 to 5
+        const std::size_t rank = rng.in(2, 5);
+        const sizes_t inner = split_elements(rng, rank - 1, item, 1);
+        out_sizes.push_back(batch);
+        out_sizes.insert(out_sizes.end(), inner.begin(), inner.end());
+        std::vector<std::uint32_t> offsets(rank, 0), windows(rank);
+        std::vector<std::int32_t> strides(rank, 1);
+        in_sizes.resize(rank);
+        in_sizes[0] = batch;
+        windows[0] = batch;
+        strides[0] = rng.chance(0.5) ? 1 : -1;
+        for (std::size_t i = 1; i < rank; ++i) {
+            const std::uint32_t step = rng.chance(0.5) ? 1 : rng.in(1, 4);
+            strides[i] = rng.chance(0.4) ? -static_cast<std::int32_t>(step) : static_cast<std::int32_t>(step);
+            windows[i] = (out_sizes[i] - 1) * step + 1 + (out_sizes[i] > 1 ? rng.in(0, step - 1) : 0);
+            offsets[i] = rng.in(0, 5);
+            in_sizes[i] = offsets[i] + windows[i] + rng.in(0, 5);
+        }
+        what = fmt::format("SLICE1 strides {}", fmt::join(strides, ","));
+        build = [=, &make](std::uint32_t n, const std::optional<sizes_t>& is, const std::optional<sizes_t>& os) -> operator_desc {
+            const auto [i, o] = make(n, in_sizes, out_sizes, is, os);
+            std::vector<std::uint32_t> win = windows;
+            win[0] = n;
+            return slice1_desc{i, o, offsets, win, strides};
+        };
+    } else { // PADDING1, rank 2 to 5, every mode
+        const std::size_t rank = rng.in(2, 5);
+        const auto mode = static_cast<padding_mode>(rng.in(0, 4));
+        std::vector<std::uint32_t> start(rank, 0), end(rank, 0);
+        const sizes_t inner = split_elements(rng, rank - 1, item, mode == padding_mode::reflection ? 2 : 1);
+        in_sizes.push_back(batch);
+        in_sizes.insert(in_sizes.end(), inner.begin(), inner.end());
+        out_sizes = in_sizes;
+        for (std::size_t i = 1; i < rank; ++i) {
+            const std::uint32_t n = in_sizes[i];
+            // Mostly small pads; some several times the axis (the folds' periods), on tiny axes.
+            const std::uint32_t most = rng.chance(0.25) ? 3 * n + 2 : std::min<std::uint32_t>(8, n + 2);
+            start[i] = rng.in(0, most);
+            end[i] = rng.in(0, most);
+            out_sizes[i] = n + start[i] + end[i];
+        }
+        // The pads grew the output: shrink the batch back towards the target.
+        const std::uint64_t grown = product(out_sizes) / batch;
+        const auto n = static_cast<std::uint32_t>(std::max<std::uint64_t>(target / std::max<std::uint64_t>(grown, 1), 1));
+        in_sizes[0] = out_sizes[0] = n;
+        what = fmt::format("PADDING1 {} start {} end {}", to_string(mode), fmt::join(start, ","), fmt::join(end, ","));
+        build = [=, &make](std::uint32_t b0, const std::optional<sizes_t>& is, const std::optional<sizes_t>& os) -> operator_desc {
+            const auto [i, o] = make(b0, in_sizes, out_sizes, is, os);
+            return padding1_desc{i, o, mode, type, scalar_union::of(std::uint64_t{0x5a5a5a5a5a5a5a5au}), start, end};
+        };
+    }
+
+    sweep_case c;
+    const std::uint32_t n = out_sizes[0];
+    const auto in_strides = strides_of(in_kind, in_sizes, rng), out_strides = strides_of(out_kind, out_sizes, rng);
+    c.desc = build(n, in_strides, out_strides);
+    c.one_batch = build(1, in_strides, out_strides);
+    c.elements = product(out_sizes);
+    c.batch_elements = c.elements / n;
+    c.bytes = c.elements * w;
+    const std::uint64_t in_bytes = std::visit([](const auto& d) { return d.input_tensor.total_tensor_size_in_bytes; }, c.desc);
+    if (c.bytes < 16 * mib || c.bytes > 64 * mib || in_bytes > max_input_bytes || n < 2 || c.batch_elements > (2u << 20))
+        return std::nullopt;
+    c.what = fmt::format("{} {} in {} {} out {} {}", what, to_string(type), fmt::join(in_sizes, "x"),
+                         layout_names[static_cast<int>(in_kind)], fmt::join(out_sizes, "x"),
+                         layout_names[static_cast<int>(out_kind)]);
+    if (validate(c.desc, newest_feature_level) || validate(c.one_batch, newest_feature_level)) return std::nullopt;
+    return c;
+}
+
+std::vector<std::byte> pattern(std::uint64_t count, std::uint32_t seed) {
+    std::vector<std::byte> bytes(count);
+    std::uint32_t state = seed;
+    for (std::byte& b : bytes) {
+        state = state * 1664525u + 1013904223u;
+        b = static_cast<std::byte>(state >> 24);
+    }
+    return bytes;
+}
+
+template <class Body> double seconds(Body body) {
+    const auto t0 = clock_type::now();
+    body();
+    return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+double quantile(std::vector<double> v, double q) {
+    std::sort(v.begin(), v.end());
+    const double at = q * static_cast<double>(v.size() - 1);
+    const auto low = static_cast<std::size_t>(at);
+    const std::size_t high = std::min(low + 1, v.size() - 1);
+    return v[low] + (v[high] - v[low]) * (at - static_cast<double>(low));
+}
+
+std::pair<std::uint64_t, std::uint64_t> buffer_bytes(const operator_desc& d) {
+    return std::visit([](const auto& x) { return std::pair{x.input_tensor.total_tensor_size_in_bytes, x.output_tensor.total_tensor_size_in_bytes}; }, d);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::uint64_t cases = 300, seed = 1, only = ~std::uint64_t{0};
+    int repetitions = 5;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string flag = argv[i];
+        if (flag == "--cases") cases = std::stoull(argv[i + 1]);
+        else if (flag == "--seed") seed = std::stoull(argv[i + 1]);
+        else if (flag == "--repetitions") repetitions = std::max(1, std::stoi(argv[i + 1]));
+        else if (flag == "--only") only = std::stoull(argv[i + 1]);
+        else {
+            std::fprintf(stderr, "usage: dmlref_sweep [--cases N] [--seed S] [--repetitions R] [--only K]\n");
+            return 2;
+        }
+    }
+    rng_type rng{std::mt19937_64(seed)};
+    std::printf("dmlref_sweep: %llu cases, seed %llu, %d repetitions; x_memcpy: memcpy's best time for the "
+                "output's bytes over dmlref's (desc-level execute, one thread), the two alternating; "
+                "x_naive: the per-element evaluator's time per output element, timed on one batch item, over "
+                "dmlref's on the whole case\n",
+                static_cast<unsigned long long>(cases), static_cast<unsigned long long>(seed), repetitions);
+    std::vector<double> to_memcpy, to_naive;
+    std::uint64_t misses = 0, skipped = 0;
+    std::vector<std::byte> copy_from, copy_to;
+    for (std::uint64_t k = 0; k < cases;) {
+        const std::optional<sweep_case> c = random_case(rng);
+        if (!c) {
+            ++skipped;
+            continue;
+        }
+        if (only != ~std::uint64_t{0} && k != only) { // the same draws, case K alone timed
+            ++k;
+            continue;
+        }
+        const auto [in_bytes, out_bytes] = buffer_bytes(c->desc);
+        const std::vector<std::byte> input = pattern(in_bytes, static_cast<std::uint32_t>(k + 1));
+        std::vector<std::byte> output(out_bytes);
+        copy_from = pattern(c->bytes, 7);
+        copy_to.assign(c->bytes, std::byte{0});
+        execute(c->desc, input, output); // untimed: the first touch of the output's pages
+        // memcpy and dmlref alternate; each keeps its best time. On this shared 2-core host a
+        // slow moment can hit one call of a pair and not the other (paired medians of 3 moved
+        // 0.13-0.85 between runs of one case); the best of several is steadier.
+        double memcpy_best = 1e30, dml_best = 1e30;
+        for (int r = 0; r < repetitions; ++r) {
+            memcpy_best = std::min(memcpy_best, seconds([&] { std::memcpy(copy_to.data(), copy_from.data(), c->bytes); }));
+            dml_best = std::min(dml_best, seconds([&] { execute(c->desc, input, output); }));
+        }
+        const double x_memcpy = memcpy_best / dml_best;
+
+        // The evaluator on one batch item, and dmlref's output of the same item against it.
+        const auto [item_in, item_out] = buffer_bytes(c->one_batch);
+        const std::vector<std::byte> small_in(input.begin(), input.begin() + static_cast<std::ptrdiff_t>(item_in));
+        const std::vector<std::byte> initial = pattern(item_out, 3);
+        std::vector<std::byte> expected;
+        const double naive = seconds([&] { expected = dmlref_test::naive_execute(c->one_batch, small_in, initial); });
+        std::vector<std::byte> got = initial;
+        execute(c->one_batch, small_in, got);
+        const bool exact = got == expected;
+        const double x_naive = (naive / static_cast<double>(c->batch_elements)) / (dml_best / static_cast<double>(c->elements));
+
+        const bool miss = x_memcpy < 0.1 || x_naive < 1.0 || !exact;
+        misses += miss ? 1 : 0;
+        to_memcpy.push_back(x_memcpy);
+        to_naive.push_back(x_naive);
+        std::printf("%3llu %s  %.1f MiB  x_memcpy %.2f  x_naive %.1f%s%s\n", static_cast<unsigned long long>(k),
+                    c->what.c_str(), static_cast<double>(c->bytes) / static_cast<double>(mib), x_memcpy, x_naive,
+                    exact ? "" : "  MISMATCH", miss ? "  MISS" : "");
+        std::fflush(stdout);
+        ++k;
+    }
+    std::printf("\nsummary: %zu cases (%llu drawn cases outside the size limits redrawn); x_memcpy min %.2f, p10 %.2f, "
+                "median %.2f; x_naive min %.1f; %llu below 0.1x memcpy or the evaluator or not bit-exact\n",
+                to_memcpy.size(), static_cast<unsigned long long>(skipped), quantile(to_memcpy, 0.0),
+                quantile(to_memcpy, 0.1), quantile(to_memcpy, 0.5), quantile(to_naive, 0.0),
+                static_cast<unsigned long long>(misses));
+    return misses == 0 ? 0 : 1;
+}
