@@ -155,6 +155,16 @@ TEST_CASE("pad: pads that wrap the output size are rejected", "[hostile][views]"
     CHECK_NOTHROW(pad<float, 1>(input, padded, padding_mode::reflection, 0.0f, {1}, {2}));
 }
 
+TEST_CASE("padding_source: sizes no view may have give -1 and never divide by zero", "[hostile]") {
+    CHECK(padding_source(padding_mode::reflection, 5, 1) == -1);
+    CHECK(padding_source(padding_mode::wrap, 5, 0) == -1);
+    CHECK(padding_source(padding_mode::symmetric, -1, max) == -1);
+    CHECK(padding_source(padding_mode::symmetric, -1, -3) == -1);
+    CHECK(padding_source(padding_mode::symmetric, max - 1, max) == max - 1); // inside is inside
+    CHECK(padding_source(padding_mode::wrap, min, 3) == 1);                  // -2^63 mod 3
+    CHECK(padding_source(padding_mode::reflection, max, 4) == 1);            // (2^63 - 1) mod 6 = 1
+}
+
 // ---- depth/space over views ------------------------------------------------------------------
 
 TEST_CASE("depth_to_space: a block size whose square does not fit is rejected", "[hostile][views]") {
@@ -364,4 +374,9 @@ TEST_CASE("execute with 100,000 threads asked over 65,536 rows gives the one-thr
     std::vector<std::byte> one(s.output.size());
     execute(s.desc, s.input, one);
     CHECK(s.output == one);
+    // The split itself, forced past the bounds: 7 parts of 65,536 rows, the last rows included.
+    std::vector<std::byte> seven(s.output.size());
+    std::vector<std::ptrdiff_t> tables;
+    detail::execute_parts(detail::prepare(detail::checked_plan(s.desc, s.input, seven, newest_feature_level, tables)), 7);
+    CHECK(seven == one);
 }

@@ -64,15 +64,17 @@ inline std::size_t thread_parts(const prepared_plan& p, const execution_options&
     return parts < 1 ? 1 : parts;
 }
 
-/// Runs a plan over thread_parts() threads, the calling thread one of them. When a thread cannot
-/// be started, the calling thread does its part.
-inline void execute(const copy_plan& plan, const execution_options& options) {
-    const prepared_plan p = prepare(plan);
-    const std::size_t parts = thread_parts(p, options);
+/// Runs a prepared plan split into `parts` runs of rows (at most one a row), each on its own
+/// thread, the calling thread one of them, with no bound but the rows: tests split small outputs
+/// with it. When a thread cannot be started, the calling thread does its part.
+inline void execute_parts(const prepared_plan& p, std::size_t parts) {
+    if (parts > static_cast<std::size_t>(p.rows)) parts = static_cast<std::size_t>(p.rows);
     if (parts <= 1) return execute_part(p, 0, p.rows);
 
     const auto rows = static_cast<std::size_t>(p.rows);
-    auto bound = [&](std::size_t part) { return static_cast<std::ptrdiff_t>(rows * part / parts); };
+    // rows * part / parts without forming rows * part (rows may reach 2^57; r * part < parts^2).
+    const std::size_t q = rows / parts, r = rows % parts;
+    auto bound = [&](std::size_t part) { return static_cast<std::ptrdiff_t>(q * part + r * part / parts); };
     std::vector<std::thread> workers;
     workers.reserve(parts - 1);
     for (std::size_t part = 1; part < parts; ++part) {
@@ -84,6 +86,12 @@ inline void execute(const copy_plan& plan, const execution_options& options) {
     }
     execute_part(p, 0, bound(1));
     for (std::thread& worker : workers) worker.join();
+}
+
+/// Runs a plan over thread_parts() threads, the calling thread one of them.
+inline void execute(const copy_plan& plan, const execution_options& options) {
+    const prepared_plan p = prepare(plan);
+    execute_parts(p, thread_parts(p, options));
 }
 
 } // namespace detail

@@ -48,9 +48,12 @@ enum class padding_mode : std::uint32_t {
 
 /// The input coordinate that padding mode `mode` reads for coordinate `t` (relative to the
 /// input's start, any value) of an axis of `n` elements, or -1 for CONSTANT outside the input.
-/// REFLECTION needs n >= 2 whenever t is outside [0, n).
+/// REFLECTION needs n >= 2 whenever t is outside [0, n); where t is outside and n is no size a
+/// view may have (below 1, or past detail::max_view_elements, where the period 2n would not fit)
+/// or REFLECTION's n is 1, the result is -1 too, never a division by zero or a wrapped period.
 constexpr std::ptrdiff_t padding_source(padding_mode mode, std::ptrdiff_t t, std::ptrdiff_t n) noexcept {
     if (t >= 0 && t < n) return t;
+    if (n < 1 || n > detail::max_view_elements || (mode == padding_mode::reflection && n < 2)) return -1;
     auto mod = [](std::ptrdiff_t a, std::ptrdiff_t p) { return ((a % p) + p) % p; };
     switch (mode) {
     case padding_mode::constant: return -1;
