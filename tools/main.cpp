@@ -1,9 +1,12 @@
 // dmlref: run DxDispatch model files on the reference, compare tensors, write conformance vectors.
-//   dmlref run MODEL.json [--backend cpu|d3d12]
-//   dmlref compare EXPECTED.npy ACTUAL.npy [--shape 1,2,3] [--op-desc MODEL.json]
+//   dmlref run MODEL.json [--backend cpu|d3d12] [--max-memory 2G] [--allow-outside-paths]
+//   dmlref compare EXPECTED.npy ACTUAL.npy [--shape 1,2,3] [--op-desc MODEL.json] [--max-memory 2G]
 //   dmlref vectors --out DIR [--ops slice1,padding1] [--count N] [--seed S]
 // Exit status: 0 success (compare: equal), 1 invalid input or a difference, 2 usage error.
+#include <atomic>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -24,6 +27,12 @@
 #include <dmlref/d3d12.hpp>
 #endif
 
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#endif
+
+#include <dmlref/detail/checked.hpp>
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -34,16 +43,78 @@ struct usage_error : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+/// The signal registry: the one temporary file being written, so that SIGINT, SIGTERM or SIGHUP
+/// mid-write removes it before the process dies by the signal as it would have. The path is
+/// copied into a fixed buffer while `armed` is false, so the handler reads only a whole path.
+namespace signals {
+
+std::atomic<bool> armed{false};
+char temporary[4096];
+static_assert(std::atomic<bool>::is_always_lock_free, "the handler reads `armed`; it must be lock-free to be signal-safe");
+
+void on_temporary(const fs::path* path) noexcept {
+    armed.store(false);
+    if (!path) return;
+    const auto& native = path->native();
+    if (native.size() >= sizeof temporary) return; // too long to record: the temporary may stay behind
+    std::memcpy(temporary, native.c_str(), (native.size() + 1) * sizeof(native[0]));
+    armed.store(true);
+}
+
+extern "C" void on_signal(int sig) {
+    // Only async-signal-safe calls: unlink, signal, raise.
+    if (armed.load()) {
+#if defined(__unix__) || defined(__APPLE__)
+        ::unlink(temporary);
+#else
+        std::remove(temporary);
+#endif
+    }
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+}
+
+void install() {
+    for (int sig : {SIGINT, SIGTERM
+#ifdef SIGHUP
+                    ,
+                    SIGHUP
+#endif
+         }) {
+#if defined(__unix__) || defined(__APPLE__)
+        struct sigaction action {};
+        action.sa_handler = on_signal;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(sig, &action, nullptr);
+#else
+        std::signal(sig, on_signal);
+#endif
+    }
+}
+
+} // namespace signals
+
+/// The --max-memory value: a byte count with an optional unit (512M, 2G).
+std::uint64_t max_memory_from(const CLI::Option* option, const std::string& text) {
+    if (option->count() == 0) return 0;
+    const auto bytes = model::parse_byte_count(text);
+    if (!bytes || *bytes == 0)
+        throw usage_error(fmt::format("--max-memory: '{}' is not a byte count (e.g. 1073741824, 512M, 2G)", text));
+    return *bytes;
+}
+
 feature_level level_from(const std::string& text) {
     if (auto level = parse_feature_level(text)) return *level;
     throw usage_error(fmt::format("--feature-level: '{}' is not a DirectML feature level (1_0 ... 6_4)", text));
 }
 
-int run_command(const fs::path& model_path, feature_level level, bool quiet, const std::string& backend) {
-    model::model m = model::load(model_path, level);
+int run_command(const fs::path& model_path, const model::load_options& load, bool quiet, const std::string& backend) {
+    const feature_level level = load.level;
+    model::model m = model::load(model_path, load);
     model::run_options options;
     options.log = quiet ? nullptr : &std::cout;
     options.level = level;
+    options.on_temporary = signals::on_temporary;
     if (backend == "d3d12") {
 #ifdef DMLREF_HAVE_D3D12
         // Each dispatch runs as a compute shader; the output resource's bytes start as they are.
@@ -65,8 +136,8 @@ int run_command(const fs::path& model_path, feature_level level, bool quiet, con
 }
 
 /// The only dispatchable of a model, or the one named.
-operator_desc desc_from_model(const fs::path& path, const std::string& name) {
-    const model::model m = model::load(path);
+operator_desc desc_from_model(const fs::path& path, const std::string& name, std::uint64_t max_memory) {
+    const model::model m = model::load(path, model::load_options{.max_memory = max_memory});
     if (!name.empty()) {
         auto it = m.dispatchables.find(name);
         if (it == m.dispatchables.end()) throw model::model_error(fmt::format("{}: no dispatchable named '{}'", path.string(), name));
@@ -77,13 +148,17 @@ operator_desc desc_from_model(const fs::path& path, const std::string& name) {
     return m.dispatchables.begin()->second.desc;
 }
 
-/// The elements of `tensor` gathered from a whole buffer (strided as the desc says) into packed order.
+/// The elements of `tensor` gathered from a whole buffer (strided as the desc says) into packed
+/// order. The caller has checked that the buffer holds checked_buffer_elements(tensor) elements,
+/// so every offset formed here (at most that count minus one) is inside it and fits in 64 bits.
 std::vector<std::byte> gather(const buffer_tensor_desc& tensor, std::span<const std::byte> buffer) {
     const std::size_t width = element_size(tensor.data_type);
-    const auto count = element_count(tensor.sizes);
-    std::vector<std::byte> packed(count * width);
+    const auto count = detail::checked_product(std::span<const std::uint32_t>(tensor.sizes));
+    const auto bytes = count ? detail::checked_mul(*count, std::uint64_t{width}) : std::nullopt;
+    if (!bytes || *bytes > buffer.size()) throw validation_error("the tensor's elements do not fit in the buffer");
+    std::vector<std::byte> packed(static_cast<std::size_t>(*bytes));
     std::vector<std::uint32_t> c(tensor.sizes.size(), 0);
-    for (std::uint64_t i = 0; i < count; ++i) {
+    for (std::uint64_t i = 0; i < *count; ++i) {
         std::uint64_t offset = 0;
         for (std::size_t k = 0; k < c.size(); ++k) offset += std::uint64_t{c[k]} * (*tensor.strides)[k];
         std::memcpy(packed.data() + i * width, buffer.data() + offset * width, width);
@@ -95,28 +170,54 @@ std::vector<std::byte> gather(const buffer_tensor_desc& tensor, std::span<const 
     return packed;
 }
 
+/// A .npy file for compare: a regular file, read once (its data reuses the file's bytes).
+npy::array read_npy(const fs::path& path, std::uint64_t max_bytes) {
+    return npy::parse(model::read_regular_file(path, max_bytes), path.string());
+}
+
 int compare_command(const fs::path& expected_path, const fs::path& actual_path, std::vector<std::uint32_t> shape,
-                    const fs::path& op_model, const std::string& dispatchable, compare_options options) {
-    npy::array expected = npy::read(expected_path);
-    npy::array actual = npy::read(actual_path);
+                    const fs::path& op_model, const std::string& dispatchable, compare_options options, std::uint64_t max_memory) {
+    // Memory is bounded by the files' real sizes: each is held once, and a gather makes at most
+    // one more copy of each; all of it must fit the budget before a byte is read.
+    const std::uint64_t budget = max_memory ? max_memory : model::available_memory();
+    std::uint64_t sizes[2] = {0, 0};
+    for (int i = 0; i < 2; ++i) {
+        std::error_code error;
+        const fs::path& p = i == 0 ? expected_path : actual_path;
+        if (fs::is_regular_file(p, error)) sizes[i] = fs::file_size(p, error);
+    }
+    if (sizes[0] > budget / 2 || sizes[1] > budget / 2 - sizes[0])
+        throw validation_error(fmt::format("{} ({} bytes) and {} ({} bytes) need up to twice their size in memory, which exceeds the "
+                                           "memory budget of {} bytes ({})",
+                                           expected_path.string(), sizes[0], actual_path.string(), sizes[1], budget,
+                                           max_memory ? "set by --max-memory" : "the memory available; --max-memory changes it"));
+    npy::array expected = read_npy(expected_path, budget / 2);
+    npy::array actual = read_npy(actual_path, budget / 2);
     if (expected.type != actual.type)
         throw validation_error(fmt::format("{} holds {} but {} holds {}", expected_path.string(), to_string(expected.type),
                                            actual_path.string(), to_string(actual.type)));
+    const std::uint64_t width = element_size(expected.type);
     std::optional<operator_desc> op;
     if (!op_model.empty()) {
-        op = desc_from_model(op_model, dispatchable);
+        op = desc_from_model(op_model, dispatchable, max_memory);
         const buffer_tensor_desc out = std::visit([](const auto& d) { return d.output_tensor; }, *op);
         if (out.data_type != expected.type)
             throw validation_error(fmt::format("the files hold {}; the OutputTensor of {} is {}", to_string(expected.type),
                                                op_model.string(), to_string(out.data_type)));
         if (shape.empty()) shape = out.sizes;
         // A whole output buffer (as writeFile writes it) holds a strided tensor: gather its elements.
-        const std::uint64_t width = element_size(out.data_type);
-        if (out.strides && expected.data.size() != element_count(out.sizes) * width) {
+        const auto packed = detail::checked_product(std::span<const std::uint32_t>(out.sizes));
+        const auto packed_bytes = packed ? detail::checked_mul(*packed, width) : std::nullopt;
+        if (out.strides && (!packed_bytes || expected.data.size() != *packed_bytes)) {
+            const auto elements = model::checked_buffer_elements(out);
+            const auto bytes = elements ? detail::checked_mul(*elements, width) : std::nullopt;
+            if (!bytes)
+                throw validation_error(fmt::format("the OutputTensor of {} (sizes {{{}}}, strides {{{}}}) spans more than 2^64 bytes",
+                                                   op_model.string(), fmt::join(out.sizes, ", "), fmt::join(*out.strides, ", ")));
             for (auto* a : {&expected, &actual})
-                if (a->data.size() < model::buffer_elements(out) * width)
+                if (a->data.size() < *bytes)
                     throw validation_error(fmt::format("{} elements are too few for the output buffer of {} ({} elements)",
-                                                       a->data.size() / width, op_model.string(), model::buffer_elements(out)));
+                                                       a->data.size() / width, op_model.string(), *elements));
             expected.data = gather(out, expected.data);
             actual.data = gather(out, actual.data);
         }
@@ -127,6 +228,19 @@ int compare_command(const fs::path& expected_path, const fs::path& actual_path, 
             shape.push_back(static_cast<std::uint32_t>(s));
         }
     }
+    // DirectML has no zero-sized dimensions, and a shape of zero elements with a 2^32-1 axis
+    // would make the report's per-axis tables 4 billion entries long for a 79-byte file.
+    for (std::size_t k = 0; k < shape.size(); ++k)
+        if (shape[k] == 0)
+            throw validation_error(fmt::format("the shape {{{}}} has a zero-sized dimension (axis {}); DirectML tensors have none",
+                                               fmt::join(shape, ", "), k));
+    const auto count = detail::checked_product(std::span<const std::uint32_t>(shape));
+    const auto need = count ? detail::checked_mul(*count, width) : std::nullopt;
+    for (auto [name, a] : {std::pair{&expected_path, &expected}, std::pair{&actual_path, &actual}})
+        if (!need || a->data.size() != *need)
+            throw validation_error(fmt::format("{} holds {} bytes of data; the shape {{{}}} of {} elements need {}", name->string(),
+                                               a->data.size(), fmt::join(shape, ", "), to_string(expected.type),
+                                               need ? std::to_string(*need) : "more than 2^64"));
     const compare_report report = compare(expected.type, shape, expected.data, actual.data, options, op ? &*op : nullptr);
     std::cout << report.to_string() << (report.equal() ? "\n" : "");
     return report.equal() ? 0 : 1;
@@ -167,16 +281,18 @@ int vectors_command(const fs::path& out_dir, const std::vector<std::string>& ops
 
         const std::uint64_t in_values = model::buffer_elements(in);
         npy::write(dir / "input.npy",
-                   {in.data_type, {in_values}, random_cases::random_bytes(rng, in_values * element_size(in.data_type))});
+                   {in.data_type, {in_values}, random_cases::random_bytes(rng, in_values * element_size(in.data_type))},
+                   {signals::on_temporary});
         const std::string json = model::single_operator_model(desc, model::buffer_elements(out), "input.npy", "output.npy");
-        npy::write_file_atomically(dir / "model.json", std::as_bytes(std::span(json.data(), json.size())));
+        npy::write_file_atomically(dir / "model.json", std::as_bytes(std::span(json.data(), json.size())), {signals::on_temporary});
         // The expected output: the model as written, read back and dispatched on the reference.
         model::model m = model::load(dir / "model.json");
         std::erase_if(m.commands, [](const model::command& c) { return !std::holds_alternative<model::dispatch_command>(c); });
         model::run(m);
         const model::resource& r = m.resources.at("output");
         const auto bytes = r.bytes().first(static_cast<std::size_t>(r.value_bytes));
-        npy::write(dir / "expected.npy", {r.type, {r.value_bytes / element_size(r.type)}, {bytes.begin(), bytes.end()}});
+        const std::uint64_t shape[] = {r.value_bytes / element_size(r.type)};
+        npy::write(dir / "expected.npy", r.type, shape, bytes, {signals::on_temporary});
     }
     std::cout << fmt::format("wrote {} models to {} (seed {})\n", count, out_dir.string(), seed);
     return 0;
@@ -196,6 +312,12 @@ int main(int argc, char** argv) {
     run->add_option("model", model_path, "The model file; relative paths in it are relative to its folder")->required();
     run->add_option("--feature-level", level_text, "The DirectML feature level descs are validated at")->capture_default_str();
     run->add_flag("-q,--quiet", quiet, "Do not print what print and writeFile report");
+    std::string max_memory_text;
+    bool allow_outside = false;
+    auto* run_memory = run->add_option("--max-memory", max_memory_text,
+                    "Bytes the model's resources and their reading may take, e.g. 512M, 2G (default: the memory available)");
+    run->add_flag("--allow-outside-paths", allow_outside,
+                  "Let sourcePath and targetPath name files outside the model's folder (after resolving .. and links)");
     std::string backend = "cpu";
     run->add_option("--backend", backend, "cpu: the reference; d3d12: compute shaders through Direct3D 12")
         ->check(CLI::IsMember({"cpu", "d3d12"}))
@@ -212,6 +334,8 @@ int main(int argc, char** argv) {
     cmp->add_option("--dispatchable", dispatchable, "Which dispatchable of --op-desc (when it has several)");
     cmp->add_flag("--nan-equal", options.nan_equal, "Any NaN equals any NaN");
     cmp->add_option("--max-listed", options.max_listed, "How many mismatches to list")->capture_default_str();
+    std::string compare_memory_text;
+    auto* compare_memory = cmp->add_option("--max-memory", compare_memory_text, "Bytes the comparison may take, e.g. 2G (default: the memory available)");
 
     auto* vec = app.add_subcommand("vectors", "Write random valid cases as DxDispatch models with inputs and expected outputs");
     std::string out_dir;
@@ -229,9 +353,17 @@ int main(int argc, char** argv) {
         const int status = app.exit(e);
         return status == 0 ? 0 : 2;
     }
+    signals::install();
     try {
-        if (*run) return run_command(model_path, level_from(level_text), quiet, backend);
-        if (*cmp) return compare_command(expected_path, actual_path, shape, op_model, dispatchable, options);
+        if (*run)
+            return run_command(model_path,
+                               model::load_options{.level = level_from(level_text),
+                                                   .max_memory = max_memory_from(run_memory, max_memory_text),
+                                                   .allow_outside_paths = allow_outside},
+                               quiet, backend);
+        if (*cmp)
+            return compare_command(expected_path, actual_path, shape, op_model, dispatchable, options,
+                                   max_memory_from(compare_memory, compare_memory_text));
         if (*vec) return vectors_command(out_dir, ops, count, seed);
     } catch (const usage_error& e) {
         fmt::print(stderr, "dmlref: {}\n", e.what());

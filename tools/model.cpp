@@ -5,29 +5,42 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cinttypes>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
-#include <fstream>
+#include <functional>
 #include <iterator>
 #include <limits>
 #include <new>
+#include <cstdlib>
 #include <optional>
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <dmlref/detail/checked.hpp>
 #include <dmlref/format.hpp>
 #include <dmlref/npy.hpp>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 namespace dmlref::model {
 namespace {
 
 using json = nlohmann::json;
 
-/// Where a field is: the file's name and the JSON path ("dispatchables.op.desc.Sizes[2]").
+/// Where a field is: the file's name and the JSON path ("dispatchables.op.desc.Sizes[2]"). It owns
+/// its text: a caller's temporary (a path's string) must not outlive it.
 struct at {
-    std::string_view file;
+    std::string file;
     std::string path;
 
     at operator/(std::string_view key) const { return {file, path.empty() ? std::string(key) : path + "." + std::string(key)}; }
@@ -38,9 +51,41 @@ struct at {
     }
 };
 
+/// Appends a JSON value to `out` until it holds `limit` characters: a message shows the start of
+/// a value, and never dumps (and so copies) a whole large array or string.
+void show_into(std::string& out, const json& v, std::size_t limit) {
+    if (out.size() >= limit) return;
+    if (v.is_string()) {
+        const auto& s = v.get_ref<const std::string&>();
+        // Cut at any byte, a string may end inside a UTF-8 sequence: replaced, not thrown.
+        out += json(s.substr(0, limit - std::min(limit, out.size()))).dump(-1, ' ', false, json::error_handler_t::replace);
+    } else if (v.is_array()) {
+        out += '[';
+        for (std::size_t i = 0; i < v.size() && out.size() < limit; ++i) {
+            if (i) out += ',';
+            show_into(out, v[i], limit);
+        }
+        out += ']';
+    } else if (v.is_object()) {
+        out += '{';
+        bool first = true;
+        for (auto it = v.begin(); it != v.end() && out.size() < limit; ++it) {
+            if (!first) out += ',';
+            first = false;
+            out += json(it.key().substr(0, limit - std::min(limit, out.size()))).dump(-1, ' ', false, json::error_handler_t::replace);
+            out += ':';
+            show_into(out, it.value(), limit);
+        }
+        out += '}';
+    } else {
+        out += v.dump();
+    }
+}
+
 /// A JSON value for messages, shortened.
 std::string shown(const json& v) {
-    std::string s = v.dump();
+    std::string s;
+    show_into(s, v, 61);
     return s.size() > 60 ? s.substr(0, 57) + "..." : s;
 }
 
@@ -312,14 +357,81 @@ operator_desc operator_desc_field(operator_type type, const json& d, const at& w
     where.fail("unknown operator");
 }
 
-std::vector<std::byte> read_file(const std::filesystem::path& path, const at& where) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) where.fail(fmt::format("cannot open '{}'", path.string()));
-    std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    if (in.bad()) where.fail(fmt::format("cannot read '{}'", path.string()));
-    std::vector<std::byte> out(bytes.size());
-    std::memcpy(out.data(), bytes.data(), bytes.size());
+/// A regular file opened for reading, with its size when opened; or why it could not be.
+struct opened_file {
+    npy::detail::file_handle file;
+    std::uint64_t size = 0;
+    std::string error; ///< empty when opened
+};
+
+/// Opens `path` only if it is a regular file. The type is checked on the opened file itself
+/// (POSIX: open without blocking, then fstat), so a FIFO that no one writes, /dev/zero, a folder
+/// or a terminal is refused before a byte is read and cannot be swapped in after the check.
+opened_file open_regular(const std::filesystem::path& path) {
+    opened_file out;
+    const std::string name = path.string();
+    auto kind_of = [](bool dir, bool chr, bool blk, bool fifo, bool sock) -> std::string_view {
+        return dir ? "a folder" : chr ? "a character device" : blk ? "a block device" : fifo ? "a FIFO" : sock ? "a socket" : "not a regular file";
+    };
+#if defined(__unix__) || defined(__APPLE__)
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        out.error = fmt::format("cannot open '{}': {}", name, std::strerror(errno));
+        return out;
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        out.error = fmt::format("'{}' is {}, not a regular file; dmlref reads only regular files", name,
+                                kind_of(S_ISDIR(st.st_mode), S_ISCHR(st.st_mode), S_ISBLK(st.st_mode), S_ISFIFO(st.st_mode),
+                                        S_ISSOCK(st.st_mode)));
+        ::close(fd);
+        return out;
+    }
+    out.size = static_cast<std::uint64_t>(st.st_size);
+    out.file.reset(::fdopen(fd, "rb"));
+    if (!out.file) {
+        ::close(fd);
+        out.error = fmt::format("cannot open '{}'", name);
+    }
+#else
+    namespace fs = std::filesystem;
+    std::error_code error;
+    const auto status = fs::status(path, error);
+    if (!fs::exists(status)) {
+        out.error = fmt::format("cannot open '{}': no such file", name);
+        return out;
+    }
+    if (!fs::is_regular_file(status)) {
+        out.error = fmt::format("'{}' is {}, not a regular file; dmlref reads only regular files", name,
+                                kind_of(fs::is_directory(status), fs::is_character_file(status), fs::is_block_file(status),
+                                        fs::is_fifo(status), fs::is_socket(status)));
+        return out;
+    }
+    out.size = fs::file_size(path, error);
+    out.file.reset(npy::detail::open_file(path, false));
+    if (error || !out.file) out.error = fmt::format("cannot open '{}'", name);
+#endif
     return out;
+}
+
+/// Reads exactly `into.size()` bytes; false when the file ends first.
+bool read_exact(std::FILE* f, std::span<std::byte> into) {
+    return into.empty() || std::fread(into.data(), 1, into.size(), f) == into.size();
+}
+
+/// True when the file holds nothing more: a file that grew after it was measured is not read on.
+bool at_end(std::FILE* f) { return std::fgetc(f) == EOF; }
+
+/// The bytes of a regular file no longer than `max_bytes`, read no further than its size.
+std::vector<std::byte> read_regular(const std::filesystem::path& path, std::uint64_t max_bytes, const std::function<void(std::string)>& fail) {
+    opened_file f = open_regular(path);
+    if (!f.error.empty()) fail(f.error);
+    if (f.size > max_bytes)
+        fail(fmt::format("'{}' holds {} bytes; dmlref reads at most {} bytes here", path.string(), f.size, max_bytes));
+    std::vector<std::byte> bytes(static_cast<std::size_t>(f.size));
+    if (!read_exact(f.file.get(), bytes) || !at_end(f.file.get()))
+        fail(fmt::format("'{}' changed size while it was read", path.string()));
+    return bytes;
 }
 
 /// Appends `count` values of `type` made by `next(i)` (a double for floats, an integer otherwise).
@@ -341,10 +453,10 @@ template <class Emit> void for_each_type(data_type type, Emit&& emit) {
 }
 
 /// {"valueCount", "valueStart", "valueDelta"}: value[i + 1] = value[i] + delta, computed in the
-/// element type as DxDispatch does (integers wrap; FLOAT16 rounds each sum to nearest even).
-std::vector<std::byte> sequence(data_type type, std::uint32_t count, const json& g, const at& where) {
+/// element type as DxDispatch does (integers wrap; FLOAT16 rounds each sum to nearest even),
+/// written straight into the resource.
+void fill_sequence(data_type type, std::uint32_t count, const json& g, const at& where, std::byte* out) {
     const std::size_t width = element_size(type);
-    std::vector<std::byte> out(std::size_t{count} * width);
     const auto start = scalar_bytes(type, require(g, where, "valueStart"), where / "valueStart");
     const auto delta = scalar_bytes(type, require(g, where, "valueDelta"), where / "valueDelta");
     for_each_type(type, [&](auto zero) {
@@ -353,7 +465,7 @@ std::vector<std::byte> sequence(data_type type, std::uint32_t count, const json&
         std::memcpy(&value, start.data(), sizeof(T));
         std::memcpy(&step, delta.data(), sizeof(T));
         for (std::uint32_t i = 0; i < count; ++i) {
-            std::memcpy(out.data() + std::size_t{i} * width, &value, sizeof(T));
+            std::memcpy(out + std::size_t{i} * width, &value, sizeof(T));
             if constexpr (std::is_same_v<T, float16>)
                 value = float16::from_double(value.to_double() + step.to_double());
             else if constexpr (std::is_integral_v<T>)
@@ -362,28 +474,88 @@ std::vector<std::byte> sequence(data_type type, std::uint32_t count, const json&
                 value = static_cast<T>(value + step);
         }
     });
-    return out;
 }
 
-resource resource_field(const std::string& name, const json& r, const at& where, const std::filesystem::path& folder) {
+/// Where the model's files may lie: its folder, resolved once (symlinks and "..").
+struct path_rule {
+    std::filesystem::path folder;      ///< relative paths resolve against this (as written)
+    std::filesystem::path canonical;   ///< the folder with links and ".." resolved
+    bool allow_outside = false;
+};
+
+/// A sourcePath or targetPath: resolved against the model's folder, and refused when, after
+/// resolving ".." and symlinks, it leaves that folder (unless allowed): a model file from elsewhere
+/// must not read /etc/passwd into a print, nor write over a file of the user's.
+std::filesystem::path model_path(const path_rule& rule, const std::string& text, const at& where) {
+    if (text.empty()) where.fail("is empty");
+    if (text.find('\0') != std::string::npos) where.fail("contains a NUL character");
+    const std::filesystem::path path = rule.folder / text;
+    if (rule.allow_outside) return path;
+    std::error_code error;
+    const std::filesystem::path resolved = std::filesystem::weakly_canonical(std::filesystem::absolute(path, error), error);
+    if (error) where.fail(fmt::format("cannot resolve '{}': {}", text, error.message()));
+    const std::filesystem::path relative = resolved.lexically_relative(rule.canonical);
+    if (relative.empty() || *relative.begin() == "..")
+        where.fail(fmt::format("'{}' resolves to '{}', outside the model's folder '{}' (dmlref run --allow-outside-paths allows it)",
+                               text, resolved.string(), rule.canonical.string()));
+    return path;
+}
+
+/// A resource as planned before anything is allocated: where its values come from and how many
+/// bytes it and its reading take.
+struct resource_plan {
+    enum class source { array, constant, sequence, npy_file, raw_file };
+    std::string name;
+    at where;
+    const json* node = nullptr; ///< the resource's JSON object
+    source kind = source::array;
+    data_type type = data_type::unknown;
+    std::filesystem::path file;
+    npy::header header;        ///< for npy_file
+    std::uint64_t file_size = 0;
+    std::uint64_t values = 0;  ///< bytes of initial values
+    std::uint64_t offset = 0;
+    std::uint64_t size_in_bytes = 0;
+    std::uint64_t value_bytes = 0;
+    std::uint64_t reading = 0; ///< bytes reading takes besides the resource (a Fortran-order copy)
+};
+
+/// Reads a .npy header from an opened file: the bytes it announces and no more.
+npy::header read_npy_header(std::FILE* f, std::uint64_t file_size, const std::filesystem::path& path, const at& where) {
+    std::vector<std::byte> start(12);
+    const std::size_t first = static_cast<std::size_t>(std::min<std::uint64_t>(12, file_size));
+    start.resize(first);
+    if (!read_exact(f, start)) where.fail(fmt::format("cannot read '{}'", path.string()));
+    const std::uint64_t needed = npy::header_bytes_needed(start);
+    if (start.size() >= 12 && needed <= std::min(file_size, npy::max_header_bytes + 12)) {
+        start.resize(static_cast<std::size_t>(needed));
+        if (!read_exact(f, std::span(start).subspan(12))) where.fail(fmt::format("cannot read '{}'", path.string()));
+    }
+    try {
+        return npy::parse_header(start, path.string());
+    } catch (const validation_error& e) {
+        where.fail(e.what());
+    }
+}
+
+resource_plan plan_resource(const std::string& name, const json& r, const at& where, const path_rule& rule) {
     object(r, where);
     only_keys(r, where, {"initialValuesDataType", "initialValues", "sizeInBytes", "initialValuesOffsetInBytes",
                          "graphOptimizationLevel", "loggingLevel"});
-    resource res;
-    res.name = name;
-    if (const json* t = find(r, "initialValuesDataType")) res.type = data_type_field(*t, where / "initialValuesDataType");
+    resource_plan p;
+    p.name = name;
+    p.where = where;
+    p.node = &r;
+    if (const json* t = find(r, "initialValuesDataType")) p.type = data_type_field(*t, where / "initialValuesDataType");
     const json& init = require(r, where, "initialValues");
     const at wi = where / "initialValues";
     auto need_type = [&] {
-        if (res.type == data_type::unknown) where.fail("missing field 'initialValuesDataType'");
+        if (p.type == data_type::unknown) where.fail("missing field 'initialValuesDataType'");
     };
-    std::vector<std::byte> values;
     if (init.is_array()) {
         need_type();
-        const std::size_t width = element_size(res.type);
-        values.resize(init.size() * width);
-        for (std::size_t i = 0; i < init.size(); ++i)
-            std::memcpy(values.data() + i * width, scalar_bytes(res.type, init[i], wi[i]).data(), width);
+        p.kind = resource_plan::source::array;
+        p.values = init.size() * element_size(p.type); // the array's size is bounded by the file's
     } else if (init.is_object()) {
         const bool has_value = init.contains("value"), has_start = init.contains("valueStart"),
                    has_path = init.contains("sourcePath");
@@ -391,88 +563,241 @@ resource resource_field(const std::string& name, const json& r, const at& where,
             wi.fail("expected exactly one of 'value', 'valueStart' (with 'valueDelta') and 'sourcePath'");
         if (has_path) {
             only_keys(init, wi, {"sourcePath"});
-            const std::filesystem::path path = folder / string(init["sourcePath"], wi / "sourcePath");
-            const std::string extension = lower(path.extension().string());
+            const at wp = wi / "sourcePath";
+            p.file = model_path(rule, string(init["sourcePath"], wp), wp);
+            const std::string extension = lower(p.file.extension().string());
+            if (extension == ".jpg" || extension == ".png") wp.fail("image files are not supported by dmlref");
+            opened_file f = open_regular(p.file);
+            if (!f.error.empty()) wp.fail(f.error);
+            p.file_size = f.size;
             if (extension == ".npy") {
-                std::vector<std::byte> file = read_file(path, wi / "sourcePath");
-                npy::array a;
-                try {
-                    a = npy::parse(file, path.string());
-                } catch (const validation_error& e) {
-                    (wi / "sourcePath").fail(e.what());
-                }
-                if (res.type != data_type::unknown && res.type != a.type)
-                    (wi / "sourcePath").fail(fmt::format("'{}' holds {}, but initialValuesDataType is {}", path.string(),
-                                                         to_string(a.type), to_string(res.type)));
-                res.type = a.type;
-                values = std::move(a.data);
-            } else if (extension == ".jpg" || extension == ".png") {
-                (wi / "sourcePath").fail("image files are not supported by dmlref");
+                p.kind = resource_plan::source::npy_file;
+                p.header = read_npy_header(f.file.get(), f.size, p.file, wp);
+                if (p.header.data_bytes != f.size - std::min(f.size, p.header.data_offset) || p.header.data_offset > f.size)
+                    wp.fail(fmt::format("npy: {}: holds {} bytes of data, but shape and dtype '{}' need {}", p.file.string(),
+                                        f.size - std::min(f.size, p.header.data_offset), p.header.descr, p.header.data_bytes));
+                if (p.type != data_type::unknown && p.type != p.header.type)
+                    wp.fail(fmt::format("'{}' holds {}, but initialValuesDataType is {}", p.file.string(), to_string(p.header.type),
+                                        to_string(p.type)));
+                p.type = p.header.type;
+                p.values = p.header.data_bytes;
+                if (p.header.fortran_order && p.header.shape.size() > 1) p.reading = p.values;
             } else {
                 need_type();
-                values = read_file(path, wi / "sourcePath");
+                p.kind = resource_plan::source::raw_file;
+                p.values = f.size;
             }
         } else {
             need_type();
             const auto count = integer<std::uint32_t>(require(init, wi, "valueCount"), wi / "valueCount");
             if (has_value) {
                 only_keys(init, wi, {"valueCount", "value"});
-                const auto one = scalar_bytes(res.type, init["value"], wi / "value");
-                const std::size_t width = element_size(res.type);
-                values.resize(std::size_t{count} * width);
-                for (std::size_t i = 0; i < count; ++i) std::memcpy(values.data() + i * width, one.data(), width);
+                p.kind = resource_plan::source::constant;
             } else {
                 only_keys(init, wi, {"valueCount", "valueStart", "valueDelta"});
-                values = sequence(res.type, count, init, wi);
+                p.kind = resource_plan::source::sequence;
             }
+            p.values = std::uint64_t{count} * element_size(p.type);
         }
     } else if (init.is_string() && init.get<std::string>() == "deferred") {
         wi.fail("deferred resources are not supported by dmlref");
     } else {
         wi.fail("expected an array of numbers or an object, got " + shown(init));
     }
-    if (values.empty()) wi.fail("must hold at least one value");
+    if (p.values == 0) wi.fail("must hold at least one value");
 
-    const std::uint64_t offset = find(r, "initialValuesOffsetInBytes")
-                                     ? integer<std::uint64_t>(r["initialValuesOffsetInBytes"], where / "initialValuesOffsetInBytes")
-                                     : 0;
-    const std::size_t width = element_size(res.type);
+    p.offset = find(r, "initialValuesOffsetInBytes")
+                   ? integer<std::uint64_t>(r["initialValuesOffsetInBytes"], where / "initialValuesOffsetInBytes")
+                   : 0;
+    const std::size_t width = element_size(p.type);
     if (const json* s = find(r, "sizeInBytes")) {
-        res.size_in_bytes = integer<std::uint64_t>(*s, where / "sizeInBytes");
-        res.value_bytes = res.size_in_bytes / width * width;
+        p.size_in_bytes = integer<std::uint64_t>(*s, where / "sizeInBytes");
+        p.value_bytes = p.size_in_bytes / width * width;
     } else {
-        res.size_in_bytes = (values.size() + 3) & ~std::uint64_t{3}; // DirectML buffers are rounded up to 4 bytes
-        res.value_bytes = values.size();
+        const auto rounded = detail::checked_add(p.values, std::uint64_t{3}); // DirectML buffers are rounded up to 4 bytes
+        if (!rounded) where.fail(fmt::format("{} bytes of initial values overflow 64 bits", p.values));
+        p.size_in_bytes = *rounded & ~std::uint64_t{3};
+        p.value_bytes = p.values;
     }
-    if (offset > res.size_in_bytes || values.size() > res.size_in_bytes - offset)
-        where.fail(fmt::format("the buffer ({} bytes) is too small for the initial values ({} bytes) at offset {}",
-                               res.size_in_bytes, values.size(), offset));
-    constexpr std::uint64_t max_resource_bytes = std::uint64_t{1} << 40;
-    if (res.size_in_bytes > max_resource_bytes) (where / "sizeInBytes").fail(fmt::format("{} bytes is more than dmlref allocates (1 TiB)", res.size_in_bytes));
-    try {
-        auto* raw = static_cast<std::byte*>(::operator new[](static_cast<std::size_t>(res.size_in_bytes) + 1,
-                                                             std::align_val_t{resource_alignment}));
-        res.storage = std::shared_ptr<std::byte[]>(raw, [](std::byte* p) { ::operator delete[](p, std::align_val_t{resource_alignment}); });
-    } catch (const std::bad_alloc&) {
-        where.fail(fmt::format("cannot allocate {} bytes", res.size_in_bytes));
+    if (p.offset > p.size_in_bytes || p.values > p.size_in_bytes - p.offset)
+        where.fail(fmt::format("the buffer ({} bytes) is too small for the initial values ({} bytes) at offset {}", p.size_in_bytes,
+                               p.values, p.offset));
+    if (p.size_in_bytes >= SIZE_MAX - resource_alignment)
+        (where / "sizeInBytes").fail(fmt::format("{} bytes do not fit in this machine's address space", p.size_in_bytes));
+    return p;
+}
+
+/// Allocates the planned resource once and writes its initial values straight into it.
+resource fill_resource(const resource_plan& p) {
+    const at& where = p.where;
+    resource res;
+    res.name = p.name;
+    res.type = p.type;
+    res.size_in_bytes = p.size_in_bytes;
+    res.value_bytes = p.value_bytes;
+    // calloc: the allocator hands large blocks over as fresh zero pages, so the bytes no value
+    // fills cost no time and no memory until a dispatch writes them (a memset would touch every
+    // page of a 20 GiB sizeInBytes). Over-allocated by the alignment and aligned by hand.
+    void* const raw = std::calloc(static_cast<std::size_t>(p.size_in_bytes) + resource_alignment, 1);
+    if (!raw) where.fail(fmt::format("cannot allocate {} bytes", p.size_in_bytes));
+    const auto address = reinterpret_cast<std::uintptr_t>(raw);
+    auto* const aligned = reinterpret_cast<std::byte*>((address + resource_alignment - 1) & ~std::uintptr_t{resource_alignment - 1});
+    res.storage = std::shared_ptr<std::byte[]>(aligned, [raw](std::byte*) { std::free(raw); });
+    std::byte* const values = res.storage.get() + p.offset;
+    const std::size_t width = element_size(p.type);
+    const json& init = (*p.node)["initialValues"];
+    const at wi = where / "initialValues";
+    switch (p.kind) {
+    case resource_plan::source::array:
+        for (std::size_t i = 0; i < init.size(); ++i) std::memcpy(values + i * width, scalar_bytes(p.type, init[i], wi[i]).data(), width);
+        break;
+    case resource_plan::source::constant: {
+        const auto one = scalar_bytes(p.type, init["value"], wi / "value");
+        for (std::uint64_t i = 0; i < p.values; i += width) std::memcpy(values + i, one.data(), width);
+        break;
     }
-    std::memset(res.storage.get(), 0, static_cast<std::size_t>(res.size_in_bytes));
-    std::memcpy(res.storage.get() + offset, values.data(), values.size());
+    case resource_plan::source::sequence:
+        fill_sequence(p.type, static_cast<std::uint32_t>(p.values / width), init, wi, values);
+        break;
+    case resource_plan::source::npy_file:
+    case resource_plan::source::raw_file: {
+        // Opened again, so no descriptor stays open per resource; it must still be what was planned.
+        const at wp = wi / "sourcePath";
+        opened_file f = open_regular(p.file);
+        if (!f.error.empty()) wp.fail(f.error);
+        if (f.size != p.file_size) wp.fail(fmt::format("'{}' changed size since it was first read", p.file.string()));
+        std::span<std::byte> data(values, static_cast<std::size_t>(p.values));
+        if (p.kind == resource_plan::source::npy_file) {
+            const npy::header h = read_npy_header(f.file.get(), f.size, p.file, wp);
+            if (h.type != p.header.type || h.shape != p.header.shape || h.data_offset != p.header.data_offset ||
+                h.fortran_order != p.header.fortran_order || h.big_endian != p.header.big_endian)
+                wp.fail(fmt::format("'{}' changed since it was first read", p.file.string()));
+        }
+        if (!read_exact(f.file.get(), data) || !at_end(f.file.get()))
+            wp.fail(fmt::format("'{}' changed size while it was read", p.file.string()));
+        if (p.kind == resource_plan::source::npy_file) npy::decode(p.header, data);
+        break;
+    }
+    }
     return res;
 }
 
-/// A binding: "name", {"name": "..."} or a one-element array of either.
-std::string binding(const json& b, const at& where) {
-    if (b.is_string()) return b.get<std::string>();
-    if (b.is_array()) {
-        if (b.size() != 1) where.fail(fmt::format("binds {} resources; these operators take one buffer per tensor", b.size()));
-        return binding(b[0], where[0]);
+/// What the parsed document takes in memory, from the first pass's counts: every value a 16-byte
+/// node (arrays may hold twice their size while growing), every key a map node with its string.
+struct json_counts {
+    std::uint64_t values = 0, keys = 0, key_bytes = 0, strings = 0, string_bytes = 0;
+
+    std::uint64_t dom_bytes() const { return values * 32 + keys * 96 + key_bytes + strings * 32 + string_bytes; }
+};
+
+/// The first pass over the text, with nlohmann's SAX parser (which keeps its own stack, not the
+/// call stack's): nesting deeper than max_json_depth, a key twice in one object (the parsed
+/// document would keep the last silently: a second "commands" would drop the first) and a
+/// number JSON cannot hold (1e5520) are refused with the JSON path where they occur.
+class json_checker {
+public:
+    explicit json_checker(at root) : root_(std::move(root)) {}
+
+    json_counts counts;
+
+    bool null() { return value(); }
+    bool boolean(bool) { return value(); }
+    bool number_integer(json::number_integer_t) { return value(); }
+    bool number_unsigned(json::number_unsigned_t) { return value(); }
+    bool number_float(json::number_float_t, const std::string&) { return value(); }
+    bool string(std::string& s) {
+        ++counts.strings;
+        counts.string_bytes += s.size();
+        return value();
     }
-    object(b, where);
-    only_keys(b, where, {"name", "elementOffset"});
-    if (const json* offset = find(b, "elementOffset"); offset && integer<std::uint64_t>(*offset, where / "elementOffset") != 0)
+    bool binary(json::binary_t&) { return value(); }
+    bool start_object(std::size_t) {
+        value();
+        open(false);
+        return true;
+    }
+    bool key(std::string& k) {
+        frame& f = frames_.back();
+        f.key = k;
+        f.has_key = true;
+        if (!f.keys.insert(k).second)
+            here(false).fail(fmt::format("duplicate key '{}' in one object (JSON readers keep only one of them)", k));
+        ++counts.keys;
+        counts.key_bytes += k.size();
+        return true;
+    }
+    bool end_object() { return close(); }
+    bool start_array(std::size_t) {
+        value();
+        open(true);
+        return true;
+    }
+    bool end_array() { return close(); }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) {
+        std::string what = e.what();
+        if (const auto end = what.find("] "); what.starts_with("[json.exception.") && end != std::string::npos) what.erase(0, end + 2);
+        here(true).fail("not valid JSON: " + what);
+    }
+
+private:
+    struct frame {
+        bool array = false;
+        std::size_t next = 0; ///< arrays: the index of the next element
+        bool has_key = false;
+        std::string key;      ///< objects: the last key read
+        std::set<std::string, std::less<>> keys;
+    };
+
+    bool value() {
+        ++counts.values;
+        if (!frames_.empty() && frames_.back().array) ++frames_.back().next;
+        return true;
+    }
+    void open(bool array) {
+        if (frames_.size() >= max_json_depth)
+            here(false).fail(fmt::format("nests deeper than {} levels of arrays and objects (DxDispatch's models nest 6)", max_json_depth));
+        frames_.push_back(frame{array, 0, false, {}, {}});
+    }
+    bool close() {
+        frames_.pop_back();
+        return true;
+    }
+    /// The path of the value being read: `pending` when its first token has not been reported yet.
+    at here(bool pending) const {
+        at where = root_;
+        for (std::size_t i = 0; i < frames_.size(); ++i) {
+            const frame& f = frames_[i];
+            const bool top = i + 1 == frames_.size();
+            if (f.array) {
+                const std::size_t index = top && pending ? f.next : f.next - (f.next > 0 ? 1 : 0);
+                where = where[index];
+            } else if (f.has_key) {
+                where = where / f.key;
+            }
+        }
+        return where;
+    }
+
+    at root_;
+    std::vector<frame> frames_;
+};
+
+/// A binding: "name", {"name": "..."} or a one-element array of either (one level: an array in an
+/// array is refused, so no model can make this recurse).
+std::string binding(const json& outer, const at& outer_where) {
+    const json* b = &outer;
+    at where = outer_where;
+    if (b->is_array()) {
+        if (b->size() != 1) where.fail(fmt::format("binds {} resources; these operators take one buffer per tensor", b->size()));
+        b = &(*b)[0];
+        where = where[0];
+    }
+    if (b->is_string()) return b->get<std::string>();
+    if (!b->is_object()) where.fail("expected a resource name or {\"name\": ...}, got " + shown(*b));
+    only_keys(*b, where, {"name", "elementOffset"});
+    if (const json* offset = find(*b, "elementOffset"); offset && integer<std::uint64_t>(*offset, where / "elementOffset") != 0)
         (where / "elementOffset").fail("a non-zero elementOffset is not supported by dmlref");
-    return string(require(b, where, "name"), where / "name");
+    return string(require(*b, where, "name"), where / "name");
 }
 
 const resource& resource_named(const model& m, const std::string& name, const at& where) {
@@ -481,8 +806,7 @@ const resource& resource_named(const model& m, const std::string& name, const at
     return it->second;
 }
 
-command command_field(const model& m, const json& c, const at& where, const std::filesystem::path& folder,
-                      feature_level level) {
+command command_field(const model& m, const json& c, const at& where, const path_rule& rule, feature_level level) {
     object(c, where);
     const std::string type = string(require(c, where, "type"), where / "type");
     if (lower(type) == "dispatch") {
@@ -519,9 +843,16 @@ command command_field(const model& m, const json& c, const at& where, const std:
         write_file_command w;
         w.resource = string(require(c, where, "resource"), where / "resource");
         const resource& r = resource_named(m, w.resource, where / "resource");
-        const std::string target = string(require(c, where, "targetPath"), where / "targetPath");
-        if (target.empty()) (where / "targetPath").fail("is empty");
-        w.target = folder / target;
+        const at wt = where / "targetPath";
+        w.target = model_path(rule, string(require(c, where, "targetPath"), wt), wt);
+        std::error_code error;
+        const auto status = std::filesystem::symlink_status(w.target, error);
+        if (std::filesystem::is_symlink(status))
+            wt.fail(fmt::format("'{}' is a symbolic link; dmlref does not write through links", w.target.string()));
+        if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+            wt.fail(fmt::format("'{}' exists and is not a regular file (a folder, device, FIFO or socket); dmlref replaces only "
+                                "regular files",
+                                w.target.string()));
         if (const json* dims = find(c, "dimensions")) {
             for (auto d : integers<std::uint32_t>(*dims, where / "dimensions")) w.dimensions.push_back(d);
             const auto count = npy::element_count(w.dimensions);
@@ -537,21 +868,127 @@ command command_field(const model& m, const json& c, const at& where, const std:
 
 } // namespace
 
-model parse(std::string_view json_text, const std::filesystem::path& folder, std::string_view name, feature_level level) {
-    const at root{name, ""};
+namespace {
+
+/// The first number a small text file holds, if it holds one ("max" does not).
+std::optional<std::uint64_t> number_in(const char* path) {
+    std::FILE* f = std::fopen(path, "r");
+    if (!f) return std::nullopt;
+    std::uint64_t v = 0;
+    const bool found = std::fscanf(f, "%" SCNu64, &v) == 1;
+    std::fclose(f);
+    return found ? std::optional(v) : std::nullopt;
+}
+
+} // namespace
+
+std::uint64_t available_memory() {
+#if defined(__linux__)
+    std::optional<std::uint64_t> available;
+    if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
+        char line[256];
+        std::uint64_t kib = 0;
+        bool found = false;
+        while (!found && std::fgets(line, sizeof line, f))
+            found = std::sscanf(line, "MemAvailable: %" SCNu64 " kB", &kib) == 1;
+        std::fclose(f);
+        if (found) available = kib * 1024;
+    }
+    // A container's cgroup (v2) limit binds before the machine's memory does.
+    const auto limit = number_in("/sys/fs/cgroup/memory.max"), used = number_in("/sys/fs/cgroup/memory.current");
+    if (limit && used) {
+        const std::uint64_t left = *limit > *used ? *limit - *used : 0;
+        available = available ? std::min(*available, left) : left;
+    }
+    if (available) return *available;
+#endif
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0) return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page);
+#endif
+    return std::uint64_t{4} << 30; // nothing to ask: a budget that most machines meet
+}
+
+std::optional<std::uint64_t> parse_byte_count(std::string_view text) {
+    std::uint64_t value = 0;
+    std::size_t i = 0;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+        const auto next = detail::checked_mul(value, std::uint64_t{10});
+        if (!next) return std::nullopt;
+        const auto sum = detail::checked_add(*next, static_cast<std::uint64_t>(text[i] - '0'));
+        if (!sum) return std::nullopt;
+        value = *sum;
+    }
+    if (i == 0) return std::nullopt;
+    std::string unit = lower(text.substr(i));
+    if (unit.ends_with("ib")) unit.resize(unit.size() - 2);
+    else if (unit.ends_with("b")) unit.resize(unit.size() - 1);
+    static constexpr std::string_view units = "kmgtp";
+    unsigned shift = 0;
+    if (unit.size() == 1 && units.find(unit[0]) != std::string_view::npos) shift = 10 * (static_cast<unsigned>(units.find(unit[0])) + 1);
+    else if (!unit.empty()) return std::nullopt;
+    if (shift > 0 && value > (std::numeric_limits<std::uint64_t>::max() >> shift)) return std::nullopt;
+    return value << shift;
+}
+
+std::vector<std::byte> read_regular_file(const std::filesystem::path& path, std::uint64_t max_bytes) {
+    return read_regular(path, max_bytes, [&](std::string what) { throw validation_error(std::move(what)); });
+}
+
+model parse(std::string_view json_text, const std::filesystem::path& folder, std::string_view name, const load_options& options) {
+    const at root{std::string(name), ""};
+    if (json_text.size() > max_model_bytes)
+        root.fail(fmt::format("{} bytes of JSON; dmlref reads models of at most {} bytes (64 MiB): keep large values in .npy "
+                              "files named by sourcePath",
+                              json_text.size(), max_model_bytes));
+    const std::uint64_t budget = options.max_memory ? options.max_memory : available_memory();
+    auto over_budget = [&] {
+        return fmt::format("exceeds the memory budget of {} bytes ({})", budget,
+                           options.max_memory ? "set by --max-memory" : "the memory available; dmlref run --max-memory changes it");
+    };
+
+    json_checker checker(root);
+    json::sax_parse(json_text.begin(), json_text.end(), &checker, json::input_format_t::json, /*strict=*/true,
+                    /*ignore_comments=*/true);
+    const std::uint64_t dom = json_text.size() + checker.counts.dom_bytes();
+    if (dom > budget)
+        root.fail(fmt::format("reading the JSON takes about {} bytes ({} values), which {}", dom, checker.counts.values, over_budget()));
     json doc;
     try {
         doc = json::parse(json_text.begin(), json_text.end(), nullptr, true, /*ignore_comments=*/true);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) { // the first pass refused what this would
         root.fail(fmt::format("not valid JSON: {}", e.what()));
     }
     object(doc, root);
     only_keys(doc, root, {"$schema", "resources", "dispatchables", "commands"});
+    path_rule rule;
+    rule.folder = folder;
+    rule.allow_outside = options.allow_outside_paths;
+    if (!rule.allow_outside) {
+        std::error_code error;
+        rule.canonical = std::filesystem::weakly_canonical(std::filesystem::absolute(folder.empty() ? "." : folder, error), error);
+        if (error) root.fail(fmt::format("cannot resolve the model's folder '{}': {}", folder.string(), error.message()));
+    }
     model m;
     m.file = std::string(name);
+
+    // Every resource planned and the sum checked against the budget before one is allocated.
     const at wr = root / "resources";
+    std::vector<resource_plan> plans;
     for (const auto& [key, value] : object(require(doc, root, "resources"), wr).items())
-        m.resources.emplace(key, resource_field(key, value, wr / key, folder));
+        plans.push_back(plan_resource(key, value, wr / key, rule));
+    std::uint64_t resident = dom;
+    for (const resource_plan& p : plans) {
+        const auto with = detail::checked_add(resident, p.size_in_bytes + resource_alignment);
+        const auto peak = with ? detail::checked_add(*with, p.reading) : std::nullopt;
+        if (!peak || *peak > budget)
+            p.where.fail(fmt::format("{} bytes{}, with the JSON and the resources before it ({} bytes in all), {}", p.size_in_bytes,
+                                     p.reading ? fmt::format(" (and {} more to read it)", p.reading) : "",
+                                     peak ? std::to_string(*peak) : "more than 2^64", over_budget()));
+        resident = *with;
+    }
+    for (const resource_plan& p : plans) m.resources.emplace(p.name, fill_resource(p));
+
     const at wd = root / "dispatchables";
     for (const auto& [key, value] : object(require(doc, root, "dispatchables"), wd).items()) {
         const at w = wd / key;
@@ -565,66 +1002,105 @@ model parse(std::string_view json_text, const std::filesystem::path& folder, std
                                           type));
         const at wdesc = w / "desc";
         operator_desc desc = operator_desc_field(*op, object(require(value, w, "desc"), wdesc), wdesc);
-        if (auto why = validate(desc, level)) wdesc.fail(*why);
+        if (auto why = validate(desc, options.level)) wdesc.fail(*why);
         m.dispatchables.emplace(key, dispatchable{key, std::move(desc)});
     }
     const at wc = root / "commands";
     const json& commands = require(doc, root, "commands");
     if (!commands.is_array()) wc.fail("expected an array, got " + shown(commands));
-    for (std::size_t i = 0; i < commands.size(); ++i) m.commands.push_back(command_field(m, commands[i], wc[i], folder, level));
+    for (std::size_t i = 0; i < commands.size(); ++i) m.commands.push_back(command_field(m, commands[i], wc[i], rule, options.level));
     return m;
 }
 
-model load(const std::filesystem::path& file, feature_level level) {
+model parse(std::string_view json_text, const std::filesystem::path& folder, std::string_view name, feature_level level) {
+    return parse(json_text, folder, name, load_options{.level = level});
+}
+
+model load(const std::filesystem::path& file, const load_options& options) {
     const at where{file.string(), ""};
-    if (std::filesystem::is_directory(file)) where.fail("is a folder, not a model file");
-    const std::vector<std::byte> bytes = read_file(file, where);
+    opened_file f = open_regular(file);
+    if (!f.error.empty()) where.fail(f.error);
+    if (f.size > max_model_bytes)
+        where.fail(fmt::format("{} bytes; dmlref reads models of at most {} bytes (64 MiB): keep large values in .npy files named "
+                               "by sourcePath",
+                               f.size, max_model_bytes));
+    std::vector<std::byte> bytes(static_cast<std::size_t>(f.size));
+    if (!read_exact(f.file.get(), bytes) || !at_end(f.file.get())) where.fail("changed size while it was read");
     const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-    model m = parse(text, file.parent_path(), file.string(), level);
+    model m = parse(text, file.parent_path(), file.string(), options);
     m.file = file;
     return m;
 }
 
-std::string format_values(const resource& r, bool verbose) {
+model load(const std::filesystem::path& file, feature_level level) { return load(file, load_options{.level = level}); }
+
+namespace {
+
+/// Writes the text of print for `r` through `emit(text)` in pieces of at most about 64 KiB.
+template <class Emit> void emit_values(const resource& r, bool verbose, Emit&& emit) {
     const std::size_t width = element_size(r.type);
     const std::uint64_t count = r.value_bytes / width;
-    std::string out;
+    fmt::memory_buffer out;
     const std::size_t index_width = std::to_string(count == 0 ? 0 : count - 1).size();
     for (std::uint64_t i = 0; i < count; ++i) {
         const std::byte* p = r.storage.get() + i * width;
         if (verbose) {
             std::uint64_t bits = 0;
             std::memcpy(&bits, p, width);
-            out += fmt::format("[{:>{}}] {} (0x{:0{}X})\n", i, index_width, format_element(r.type, p), bits, width * 2);
+            fmt::format_to(std::back_inserter(out), "[{:>{}}] {} (0x{:0{}X})\n", i, index_width, format_element(r.type, p), bits, width * 2);
         } else {
-            out += (i ? ", " : "") + format_element(r.type, p);
+            fmt::format_to(std::back_inserter(out), "{}{}", i ? ", " : "", format_element(r.type, p));
+        }
+        if (out.size() >= 65536) {
+            emit(std::string_view(out.data(), out.size()));
+            out.clear();
         }
     }
+    emit(std::string_view(out.data(), out.size()));
+}
+
+} // namespace
+
+std::string format_values(const resource& r, bool verbose) {
+    std::string out;
+    emit_values(r, verbose, [&](std::string_view text) { out += text; });
     return out;
+}
+
+void print_values(std::ostream& out, const resource& r, bool verbose) {
+    emit_values(r, verbose, [&](std::string_view text) { out.write(text.data(), static_cast<std::streamsize>(text.size())); });
 }
 
 void run(model& m, const run_options& options) {
     const executor execute = options.execute ? options.execute
                                              : executor([level = options.level](const operator_desc& d, std::span<const std::byte> in,
                                                                                  std::span<std::byte> out) { dmlref::execute(d, in, out, level); });
+    const npy::write_options write_options{options.on_temporary};
     for (const command& c : m.commands) {
         if (const auto* d = std::get_if<dispatch_command>(&c)) {
             execute(m.dispatchables.at(d->dispatchable).desc, m.resources.at(d->input).bytes(), m.resources.at(d->output).bytes());
         } else if (const auto* p = std::get_if<print_command>(&c)) {
-            if (options.log)
-                *options.log << "Resource '" << p->resource << "':" << (p->verbose ? "\n" : " ")
-                             << format_values(m.resources.at(p->resource), p->verbose) << (p->verbose ? "" : "\n");
+            if (options.log) {
+                *options.log << "Resource '" << p->resource << "':" << (p->verbose ? "\n" : " ");
+                print_values(*options.log, m.resources.at(p->resource), p->verbose);
+                if (!p->verbose) *options.log << "\n";
+            }
         } else if (const auto* w = std::get_if<write_file_command>(&c)) {
             const resource& r = m.resources.at(w->resource);
-            const auto bytes = r.bytes().first(static_cast<std::size_t>(r.value_bytes));
+            const auto bytes = std::span<const std::byte>(r.bytes().first(static_cast<std::size_t>(r.value_bytes)));
             const std::string extension = lower(w->target.extension().string());
-            if (w->target.has_parent_path()) std::filesystem::create_directories(w->target.parent_path());
+            try {
+                if (w->target.has_parent_path()) std::filesystem::create_directories(w->target.parent_path());
+            } catch (const std::filesystem::filesystem_error& e) {
+                throw model_error(fmt::format("{}: writeFile of '{}': cannot create the folder '{}': {}", m.file.string(), w->resource,
+                                              w->target.parent_path().string(), e.code().message()));
+            }
             if (extension == ".npy") {
-                npy::array a{r.type, w->dimensions, std::vector<std::byte>(bytes.begin(), bytes.end())};
-                if (a.shape.empty()) a.shape = {r.value_bytes / element_size(r.type)};
-                npy::write(w->target, a);
+                std::vector<std::uint64_t> shape = w->dimensions;
+                if (shape.empty()) shape = {r.value_bytes / element_size(r.type)};
+                npy::write(w->target, r.type, shape, bytes, write_options);
             } else {
-                npy::write_file_atomically(w->target, bytes);
+                npy::write_file_atomically(w->target, bytes, write_options);
             }
             if (options.log) *options.log << fmt::format("Resource '{}' written to '{}'\n", w->resource, w->target.string());
         }
@@ -708,14 +1184,23 @@ json desc_json(const operator_desc& desc) {
 
 } // namespace
 
-std::uint64_t buffer_elements(const buffer_tensor_desc& t) {
-    if (!t.strides) return element_count(t.sizes);
+std::optional<std::uint64_t> checked_buffer_elements(const buffer_tensor_desc& t) {
+    if (!t.strides) return detail::checked_product(std::span<const std::uint32_t>(t.sizes));
     std::uint64_t last = 0;
     for (std::size_t i = 0; i < t.sizes.size(); ++i) {
-        if (t.sizes[i] == 0) return 0;
-        last += std::uint64_t{t.sizes[i] - 1} * (*t.strides)[i];
+        if (t.sizes[i] == 0) return std::uint64_t{0};
+        const auto step = detail::checked_mul(std::uint64_t{t.sizes[i] - 1}, std::uint64_t{(*t.strides)[i]});
+        const auto sum = step ? detail::checked_add(last, *step) : std::nullopt;
+        if (!sum) return std::nullopt;
+        last = *sum;
     }
-    return last + 1;
+    return detail::checked_add(last, std::uint64_t{1});
+}
+
+std::uint64_t buffer_elements(const buffer_tensor_desc& t) {
+    if (auto n = checked_buffer_elements(t)) return *n;
+    throw validation_error(fmt::format("a buffer for sizes {{{}}} and strides {{{}}} holds more than 2^64 elements", fmt::join(t.sizes, ", "),
+                                       fmt::join(t.strides.value_or(std::vector<std::uint32_t>{}), ", ")));
 }
 
 std::string single_operator_model(const operator_desc& desc, std::uint64_t output_values, std::string_view input_path,

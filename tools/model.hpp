@@ -8,6 +8,13 @@
 /// The whole file is parsed and checked (every desc against its bound buffers, at the chosen
 /// feature level) before anything runs; every problem is a model_error whose message starts with
 /// the file and the JSON path of the field, then the value.
+///
+/// Model files come from anywhere, so reading one is bounded: the file's size (max_model_bytes),
+/// its nesting (max_json_depth), duplicate keys (refused: JSON would keep the last silently), the
+/// memory its resources and their reading take (load_options::max_memory, checked before anything
+/// is allocated), the files it names (regular files only, inside the model's folder unless
+/// allowed, read no further than the size they must have) and the files it writes (regular files
+/// only, never through a link).
 
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +22,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <span>
 #include <string>
@@ -22,6 +30,7 @@
 #include <variant>
 #include <vector>
 
+#include <dmlref/npy.hpp>
 #include <dmlref/operator.hpp>
 
 namespace dmlref::model {
@@ -74,12 +83,44 @@ struct model {
     std::vector<command> commands;
 };
 
-/// Parses a model from JSON text; relative paths resolve against `folder`; `name` prefixes messages.
+/// The largest model file read: DxDispatch's models are a few KiB, and large values belong in the
+/// .npy files a sourcePath names. Parsed, JSON takes up to about 16 times its text (every number
+/// is a 16-byte node, every key a map node), so 64 MiB of text stays near 1 GiB at worst.
+inline constexpr std::uint64_t max_model_bytes = std::uint64_t{64} << 20;
+
+/// The deepest nesting of arrays and objects read: DxDispatch's models nest 6 levels, and deeper
+/// documents only serve to exhaust a recursive reader's stack.
+inline constexpr std::size_t max_json_depth = 64;
+
+/// The memory this process may still take: MemAvailable (Linux), else the physical memory.
+std::uint64_t available_memory();
+
+/// A byte count as a person writes it: "1048576", "512K", "512M", "2G", "1T" (powers of 1024;
+/// "MiB", "MB" and "M" alike). Nothing when the text is not one or it overflows 64 bits.
+std::optional<std::uint64_t> parse_byte_count(std::string_view text);
+
+/// What reading a model may take and where its files may lie.
+struct load_options {
+    feature_level level = newest_feature_level;
+    std::uint64_t max_memory = 0;     ///< bytes the resources and their reading may take; 0: available_memory()
+    bool allow_outside_paths = false; ///< let sourcePath and targetPath leave the model's folder
+};
+
+/// Parses a model from JSON text; relative paths resolve against `folder` (and must stay inside
+/// it unless allowed); `name` prefixes messages. The only entry a fuzzer needs, with run().
+model parse(std::string_view json_text, const std::filesystem::path& folder, std::string_view name,
+            const load_options& options);
 model parse(std::string_view json_text, const std::filesystem::path& folder, std::string_view name,
             feature_level level = newest_feature_level);
 
-/// Reads and parses a model file.
+/// Reads and parses a model file (a regular file of at most max_model_bytes).
+model load(const std::filesystem::path& file, const load_options& options);
 model load(const std::filesystem::path& file, feature_level level = newest_feature_level);
+
+/// The bytes of a regular file of at most `max_bytes` bytes, read no further than its size when
+/// opened. Folders, devices, FIFOs and sockets are refused before a byte is read. Throws
+/// validation_error naming the file.
+std::vector<std::byte> read_regular_file(const std::filesystem::path& path, std::uint64_t max_bytes);
 
 /// Runs one operator from an input buffer into an output buffer (the CPU reference by default).
 using executor = std::function<void(const operator_desc&, std::span<const std::byte>, std::span<std::byte>)>;
@@ -88,14 +129,18 @@ struct run_options {
     executor execute;                      ///< empty: dmlref::execute at `level`
     std::ostream* log = nullptr;           ///< where print and writeFile report, as DxDispatch does
     feature_level level = newest_feature_level;
+    npy::temporary_observer on_temporary = nullptr; ///< told writeFile's temporary file while it exists
 };
 
 /// Runs the commands in order. writeFile goes through a temporary file and a rename.
 void run(model& m, const run_options& options = {});
 
 /// The values of a resource as DxDispatch's print shows them: "1, 2, 3", or one line per element
-/// with its index and bits when verbose.
+/// with its index and bits when verbose. For small resources: run() streams with print_values.
 std::string format_values(const resource& r, bool verbose);
+
+/// The same text written to `out` in chunks of at most 64 KiB, never built whole.
+void print_values(std::ostream& out, const resource& r, bool verbose);
 
 /// The JSON of a model that runs `desc` once, as DxDispatch spells it: resource "input" initialised
 /// from `input_path` (.npy), resource "output" holding `output_values` zeros, one dispatch, then
@@ -105,7 +150,11 @@ std::string format_values(const resource& r, bool verbose);
 std::string single_operator_model(const operator_desc& desc, std::uint64_t output_values, std::string_view input_path,
                                   std::string_view output_path);
 
-/// The number of elements a buffer for `tensor` holds: the index of its last element plus one.
+/// The number of elements a buffer for `tensor` holds: the index of its last element plus one;
+/// nothing when that does not fit in 64 bits.
+std::optional<std::uint64_t> checked_buffer_elements(const buffer_tensor_desc& tensor);
+
+/// checked_buffer_elements, throwing validation_error where it does not fit.
 std::uint64_t buffer_elements(const buffer_tensor_desc& tensor);
 
 } // namespace dmlref::model
