@@ -76,6 +76,10 @@ TEST_CASE("slice: a window offset near PTRDIFF_MAX is rejected and not wrapped",
                     {"slice: InputWindowOffsets[1] + InputWindowSizes[1]", "9223372036854775807"});
     expect_rejected([&] { (void)slice_view<const float, 2>(input, {0, max}, {2, 1}, {1, 1}); },
                     {"slice_view: InputWindowOffsets[1]", "9223372036854775807"});
+    // A view whose element 0 sits near PTRDIFF_MAX: the window's start must not wrap its offset.
+    strided_view<const float, 1> far(in.data(), {4}, {1}, max - 1);
+    expect_rejected([&] { (void)slice_view<const float, 1>(far, {2}, {2}, {1}); },
+                    {"slice_view: the input's offset 9223372036854775806 plus the window's start 2"});
 }
 
 TEST_CASE("slice: a window stride of PTRDIFF_MIN is rejected and not negated", "[hostile][views]") {

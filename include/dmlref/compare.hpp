@@ -241,7 +241,8 @@ compare_report compare(strided_view<const T, Rank> expected, strided_view<const 
         throw validation_error(fmt::format("compare: the extents {} are not DirectML sizes (0 to 4294967295) whose "
                                            "bytes fit in memory's counts",
                                            fmt::join(expected.extents(), ",")));
-    return compare(data_type_of<T>(), *sizes, detail::packed_bytes(expected), detail::packed_bytes(actual), options, op);
+    return compare(data_type_of<T>(), *sizes, detail::packed_bytes(expected), detail::packed_bytes(actual), options,
+                   op);
 }
 
 inline std::string compare_report::to_string() const {

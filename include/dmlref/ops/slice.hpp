@@ -109,9 +109,8 @@ strided_view<T, Rank> slice_view(strided_view<T, Rank> input, const index_array<
     std::ptrdiff_t packed = 1;
     for (std::size_t i = Rank; i-- > 0;) {
         const std::uint64_t magnitude = detail::checked_magnitude(window_strides[i]);
-        out.extents[i] = magnitude == 0 || window_sizes[i] < 1
-                             ? 1
-                             : 1 + static_cast<std::ptrdiff_t>(static_cast<std::uint64_t>(window_sizes[i] - 1) / magnitude);
+        const auto steps = [&] { return static_cast<std::uint64_t>(window_sizes[i] - 1) / magnitude; };
+        out.extents[i] = magnitude == 0 || window_sizes[i] < 1 ? 1 : 1 + static_cast<std::ptrdiff_t>(steps());
         out.strides[i] = packed;
         packed = detail::checked_mul(packed, out.extents[i]).value_or(0);
     }
