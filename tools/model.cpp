@@ -627,22 +627,28 @@ resource_plan plan_resource(const std::string& name, const json& r, const at& wh
     return p;
 }
 
-/// Allocates the planned resource once and writes its initial values straight into it.
-resource fill_resource(const resource_plan& p) {
+/// One allocation for every resource of a model, each resource on its own 64 KiB boundary.
+/// calloc: the allocator hands a large block over as fresh zero pages, so bytes no value fills
+/// (a 20 GiB sizeInBytes, the gaps between small resources) cost no time and no memory until a
+/// dispatch writes them; a block per resource would touch its 64 KiB of alignment in the heap.
+std::shared_ptr<std::byte[]> allocate_arena(std::uint64_t bytes, const at& where) {
+    void* const raw = bytes < SIZE_MAX - resource_alignment ? std::calloc(static_cast<std::size_t>(bytes) + resource_alignment, 1) : nullptr;
+    if (!raw) where.fail(fmt::format("cannot allocate {} bytes for the resources", bytes));
+    const auto address = reinterpret_cast<std::uintptr_t>(raw);
+    auto* const aligned = reinterpret_cast<std::byte*>((address + resource_alignment - 1) & ~std::uintptr_t{resource_alignment - 1});
+    return std::shared_ptr<std::byte[]>(aligned, [raw](std::byte*) { std::free(raw); });
+}
+
+/// Places the planned resource at `storage` (zeroed, part of the arena) and writes its initial
+/// values straight into it.
+resource fill_resource(const resource_plan& p, std::shared_ptr<std::byte[]> storage) {
     const at& where = p.where;
     resource res;
     res.name = p.name;
     res.type = p.type;
     res.size_in_bytes = p.size_in_bytes;
     res.value_bytes = p.value_bytes;
-    // calloc: the allocator hands large blocks over as fresh zero pages, so the bytes no value
-    // fills cost no time and no memory until a dispatch writes them (a memset would touch every
-    // page of a 20 GiB sizeInBytes). Over-allocated by the alignment and aligned by hand.
-    void* const raw = std::calloc(static_cast<std::size_t>(p.size_in_bytes) + resource_alignment, 1);
-    if (!raw) where.fail(fmt::format("cannot allocate {} bytes", p.size_in_bytes));
-    const auto address = reinterpret_cast<std::uintptr_t>(raw);
-    auto* const aligned = reinterpret_cast<std::byte*>((address + resource_alignment - 1) & ~std::uintptr_t{resource_alignment - 1});
-    res.storage = std::shared_ptr<std::byte[]>(aligned, [raw](std::byte*) { std::free(raw); });
+    res.storage = std::move(storage);
     std::byte* const values = res.storage.get() + p.offset;
     const std::size_t width = element_size(p.type);
     const json& init = (*p.node)["initialValues"];
@@ -987,7 +993,15 @@ model parse(std::string_view json_text, const std::filesystem::path& folder, std
                                      peak ? std::to_string(*peak) : "more than 2^64", over_budget()));
         resident = *with;
     }
-    for (const resource_plan& p : plans) m.resources.emplace(p.name, fill_resource(p));
+    // Sizes fit the budget, so these sums (at most the budget plus an alignment) cannot overflow.
+    std::uint64_t arena_bytes = 0;
+    for (const resource_plan& p : plans) arena_bytes += (p.size_in_bytes + resource_alignment) & ~std::uint64_t{resource_alignment - 1};
+    const auto arena = allocate_arena(arena_bytes, wr);
+    std::uint64_t place = 0;
+    for (const resource_plan& p : plans) {
+        m.resources.emplace(p.name, fill_resource(p, std::shared_ptr<std::byte[]>(arena, arena.get() + place)));
+        place += (p.size_in_bytes + resource_alignment) & ~std::uint64_t{resource_alignment - 1};
+    }
 
     const at wd = root / "dispatchables";
     for (const auto& [key, value] : object(require(doc, root, "dispatchables"), wd).items()) {
