@@ -873,10 +873,15 @@ inline prepared_plan prepare(const copy_plan& source) noexcept {
     // cut into tiles where the lines of its rows would not stay in a core's cache. (SLICE1 of
     // {1, 64, 512, 512} float32 into a column-major output, single runs on a loaded host: 1.03 s
     // in output order, 0.28-0.51 s with the axis moved, 0.04 s into a packed output.)
-    if (p.shape == inner_shape::rows && plan.rank >= 3 && inner.single_affine()) {
+    // Padded axes (fills and tables beside their affine piece) move too, by their affine piece.
+    if (p.shape == inner_shape::rows && plan.rank >= 3) {
         const auto w = static_cast<std::ptrdiff_t>(plan.width);
-        auto step_of = [&](const axis_plan& k) { return magnitude(k.pieces[0].step) * w; };
-        auto dense = [&](const axis_plan& k) { return k.single_affine() && step_of(k) > 0 && step_of(k) < prefetch_line; };
+        auto step_of = [&](const axis_plan& k) { // the affine piece's step in bytes, 0 for none
+            for (std::size_t n = 0; n < k.piece_count; ++n)
+                if (k.pieces[n].how == piece::kind::affine) return magnitude(k.pieces[n].step) * w;
+            return std::ptrdiff_t{0};
+        };
+        auto dense = [&](const axis_plan& k) { return step_of(k) > 0 && step_of(k) < prefetch_line; };
         std::array<axis_plan, max_plan_rank> order{};
         std::size_t placed = 0, moved_count = 0;
         for (std::size_t a = 0; a < last; ++a)
@@ -904,7 +909,8 @@ inline prepared_plan prepare(const copy_plan& source) noexcept {
             const std::ptrdiff_t lines = (span + prefetch_line - 1) / prefetch_line;
             const std::ptrdiff_t inner_lines = span / outer_moved.extent / prefetch_line + 1; // per element of it
             const std::ptrdiff_t target = far_apart / (inner.extent * prefetch_line * inner_lines);
-            if (lines * inner.extent * prefetch_line > far_apart && target >= 2 && plan.rank < max_plan_rank) {
+            if (lines * inner.extent * prefetch_line > far_apart && target >= 2 && plan.rank < max_plan_rank &&
+                outer_moved.single_affine()) {
                 const std::ptrdiff_t tile = divisor_near(outer_moved.extent, target);
                 if (tile >= 2 && tile < outer_moved.extent) {
                     for (std::size_t a = plan.rank; a > first_moved; --a) plan.axes[a] = plan.axes[a - 1];
@@ -924,7 +930,7 @@ inline prepared_plan prepare(const copy_plan& source) noexcept {
             const std::size_t in_at = plan.rank - 1;
             const axis_plan row = plan.axes[in_at];
             const std::ptrdiff_t short_row = divisor_near(row.extent, 16);
-            if (short_row >= 2 && short_row < row.extent && plan.rank < max_plan_rank) {
+            if (short_row >= 2 && short_row < row.extent && plan.rank < max_plan_rank && row.single_affine()) {
                 for (std::size_t a = in_at; a > first_moved; --a) plan.axes[a] = plan.axes[a - 1];
                 plan.axes[first_moved] = axis_plan::affine(row.extent / short_row, short_row * row.out_stride, 0,
                                                            short_row * row.pieces[0].step);
