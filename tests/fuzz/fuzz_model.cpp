@@ -54,7 +54,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     std::ostringstream log;
     try {
-        dmlref::model::model m = dmlref::model::parse(text, scratch, "fuzz.json");
+        // A budget well inside libFuzzer's 2 GiB limit (ASan's shadow and quarantine included);
+        // paths confined to the scratch folder.
+        dmlref::model::load_options load;
+        load.max_memory = std::uint64_t{256} << 20;
+        dmlref::model::model m = dmlref::model::parse(text, scratch, "fuzz.json", load);
         dmlref::model::run_options options;
         options.log = &log;
         dmlref::model::run(m, options);
