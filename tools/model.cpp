@@ -1090,7 +1090,8 @@ void run(model& m, const run_options& options) {
                                              : executor([level = options.level](const operator_desc& d, std::span<const std::byte> in,
                                                                                  std::span<std::byte> out) { dmlref::execute(d, in, out, level); });
     const npy::write_options write_options{options.on_temporary};
-    for (const command& c : m.commands) {
+    for (std::size_t i = 0; i < m.commands.size(); ++i) {
+        const command& c = m.commands[i];
         if (const auto* d = std::get_if<dispatch_command>(&c)) {
             execute(m.dispatchables.at(d->dispatchable).desc, m.resources.at(d->input).bytes(), m.resources.at(d->output).bytes());
         } else if (const auto* p = std::get_if<print_command>(&c)) {
@@ -1100,21 +1101,30 @@ void run(model& m, const run_options& options) {
                 if (!p->verbose) *options.log << "\n";
             }
         } else if (const auto* w = std::get_if<write_file_command>(&c)) {
+            // A write that fails here (the disk, a target changed since the model was checked)
+            // is reported as the model's other errors are: the file and the command's path.
+            const at where = at{m.file.string(), ""} / "commands";
+            const at wt = where[i] / "targetPath";
             const resource& r = m.resources.at(w->resource);
             const auto bytes = std::span<const std::byte>(r.bytes().first(static_cast<std::size_t>(r.value_bytes)));
             const std::string extension = lower(w->target.extension().string());
+            std::error_code error;
+            if (w->target.has_parent_path()) std::filesystem::create_directories(w->target.parent_path(), error);
+            if (error)
+                wt.fail(fmt::format("writeFile of '{}': cannot create the folder '{}': {}", w->resource,
+                                    w->target.parent_path().string(), error.message()));
             try {
-                if (w->target.has_parent_path()) std::filesystem::create_directories(w->target.parent_path());
-            } catch (const std::filesystem::filesystem_error& e) {
-                throw model_error(fmt::format("{}: writeFile of '{}': cannot create the folder '{}': {}", m.file.string(), w->resource,
-                                              w->target.parent_path().string(), e.code().message()));
-            }
-            if (extension == ".npy") {
-                std::vector<std::uint64_t> shape = w->dimensions;
-                if (shape.empty()) shape = {r.value_bytes / element_size(r.type)};
-                npy::write(w->target, r.type, shape, bytes, write_options);
-            } else {
-                npy::write_file_atomically(w->target, bytes, write_options);
+                if (extension == ".npy") {
+                    std::vector<std::uint64_t> shape = w->dimensions;
+                    if (shape.empty()) shape = {r.value_bytes / element_size(r.type)};
+                    npy::write(w->target, r.type, shape, bytes, write_options);
+                } else {
+                    npy::write_file_atomically(w->target, bytes, write_options);
+                }
+            } catch (const model_error&) {
+                throw;
+            } catch (const validation_error& e) {
+                wt.fail(fmt::format("writeFile of '{}': {}", w->resource, e.what()));
             }
             if (options.log) *options.log << fmt::format("Resource '{}' written to '{}'\n", w->resource, w->target.string());
         }
