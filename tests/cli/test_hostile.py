@@ -356,6 +356,12 @@ def memory_bombs():
          words=["input.npy", "more than 2^64"])
     case("compare shape mismatch", args=["compare", "input.npy", "input.npy", "--shape", "4294967295,4294967295"],
          words=["input.npy", "need"])
+    def many_axes(d):
+        open(os.path.join(d, "a.npy"), "wb").write(npy_bytes("|u1", [1] * 20000 + [MIB], bytes(MIB), version=2))
+    case("compare 20001 axes", setup=many_axes, args=["compare", "a.npy", "a.npy"], words=["a.npy", "20001 dimensions", "at most 8"],
+         max_s=3)
+    case("compare --shape of 9 axes", args=["compare", "input.npy", "input.npy", "--shape", "1,1,1,1,1,1,1,1,16"],
+         words=["--shape", "9 dimensions"])
     case("compare over the budget", args=["compare", "input.npy", "input.npy", "--max-memory", "100"],
          words=["input.npy", "memory budget of 100 bytes"])
     case("compare huge header shape", setup=lambda d: open(os.path.join(d, "a.npy"), "wb").write(npy_bytes("<f4", [2**40, 2**40])),
