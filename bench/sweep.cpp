@@ -11,7 +11,7 @@
 // Axis 0 of every case is a batch axis the op maps one to one (DEPTH_TO_SPACE's N, a slice's
 // whole window with stride 1 or -1, a pad of 0), so that the case with a batch of one is the same
 // case on 1/N of the output. The per-element evaluator would take minutes on a full 64 MiB output
-// (0.00-0.01x memcpy), so it is timed on that one batch item (at most about a million elements)
+// (0.00-0.01x memcpy), so it is timed on that one batch item (at most about two million elements)
 // and compared per output element; the item's output is also checked bit for bit against
 // dmlref's. Its item is small enough to sit in the caches, which can only flatter it.
 //
@@ -121,7 +121,7 @@ std::optional<sweep_case> random_case(rng_type& rng) {
     const std::uint64_t target = target_bytes / w;
     const auto in_kind = static_cast<layout_kind>(rng.in(0, 4));
     const auto out_kind = static_cast<layout_kind>(rng.in(0, 3)); // outputs never broadcast
-    // A batch of at least 8, and items of at most about a million elements (the evaluator's sample).
+    // A batch of at least 8, and items of about a million elements or fewer (the evaluator's sample).
     const auto batch = static_cast<std::uint32_t>(std::max<std::uint64_t>(rng.in(8, 64), (target + (1u << 20) - 1) >> 20));
     const std::uint64_t item = target / batch;
     const std::uint32_t op = rng.in(0, 3);
