@@ -153,12 +153,11 @@ operator_desc desc_from_model(const fs::path& path, const std::string& name, std
 /// so every offset formed here (at most that count minus one) is inside it and fits in 64 bits.
 std::vector<std::byte> gather(const buffer_tensor_desc& tensor, std::span<const std::byte> buffer) {
     const std::size_t width = element_size(tensor.data_type);
-    const auto count = detail::checked_product(std::span<const std::uint32_t>(tensor.sizes));
-    const auto bytes = count ? detail::checked_mul(*count, std::uint64_t{width}) : std::nullopt;
-    if (!bytes || *bytes > buffer.size()) throw validation_error("the tensor's elements do not fit in the buffer");
+    const auto bytes = detail::checked_bytes(tensor.sizes, width);
+    if (width == 0 || !bytes || *bytes > buffer.size()) throw validation_error("the tensor's elements do not fit in the buffer");
     std::vector<std::byte> packed(static_cast<std::size_t>(*bytes));
     std::vector<std::uint32_t> c(tensor.sizes.size(), 0);
-    for (std::uint64_t i = 0; i < *count; ++i) {
+    for (std::uint64_t i = 0, count = *bytes / width; i < count; ++i) {
         std::uint64_t offset = 0;
         for (std::size_t k = 0; k < c.size(); ++k) offset += std::uint64_t{c[k]} * (*tensor.strides)[k];
         std::memcpy(packed.data() + i * width, buffer.data() + offset * width, width);
@@ -206,8 +205,7 @@ int compare_command(const fs::path& expected_path, const fs::path& actual_path, 
                                                op_model.string(), to_string(out.data_type)));
         if (shape.empty()) shape = out.sizes;
         // A whole output buffer (as writeFile writes it) holds a strided tensor: gather its elements.
-        const auto packed = detail::checked_product(std::span<const std::uint32_t>(out.sizes));
-        const auto packed_bytes = packed ? detail::checked_mul(*packed, width) : std::nullopt;
+        const auto packed_bytes = detail::checked_bytes(out.sizes, width);
         if (out.strides && (!packed_bytes || expected.data.size() != *packed_bytes)) {
             const auto elements = model::checked_buffer_elements(out);
             const auto bytes = elements ? detail::checked_mul(*elements, width) : std::nullopt;
@@ -241,8 +239,7 @@ int compare_command(const fs::path& expected_path, const fs::path& actual_path, 
         if (shape[k] == 0)
             throw validation_error(fmt::format("the shape {{{}}} has a zero-sized dimension (axis {}); DirectML tensors have none",
                                                fmt::join(shape, ", "), k));
-    const auto count = detail::checked_product(std::span<const std::uint32_t>(shape));
-    const auto need = count ? detail::checked_mul(*count, width) : std::nullopt;
+    const auto need = detail::checked_bytes(shape, width);
     for (auto [name, a] : {std::pair{&expected_path, &expected}, std::pair{&actual_path, &actual}})
         if (!need || a->data.size() != *need)
             throw validation_error(fmt::format("{} holds {} bytes of data; the shape {{{}}} of {} elements need {}", name->string(),

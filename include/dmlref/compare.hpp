@@ -156,12 +156,11 @@ inline compare_report compare(data_type type, std::span<const std::uint32_t> siz
                               const operator_desc* op = nullptr) {
     const std::size_t width = element_size(type);
     if (width == 0) throw validation_error(fmt::format("compare: data type {} has no byte size", to_string(type)));
-    const auto product = detail::checked_product(sizes);
-    const auto needed = product ? detail::checked_mul(*product, std::uint64_t{width}) : std::nullopt;
+    const auto needed = detail::checked_bytes(sizes, width);
     if (!needed)
         throw validation_error(fmt::format("compare: the sizes {{{}}} hold more than 2^64 bytes of {}",
                                            fmt::join(sizes, ", "), to_string(type)));
-    const std::uint64_t count = *product;
+    const std::uint64_t count = *needed / width;
     for (auto [name, buffer] : {std::pair{"expected", expected}, std::pair{"actual", actual}})
         if (buffer.size() != *needed)
             throw validation_error(fmt::format("compare: the {} buffer has {} bytes; {} elements of {} need {}", name,

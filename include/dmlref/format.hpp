@@ -63,10 +63,9 @@ inline std::string format_element(data_type type, const std::byte* bytes) {
 inline std::string format_tensor(data_type type, std::span<const std::uint32_t> sizes, std::span<const std::byte> bytes,
                                  print_options options = {}) {
     const std::size_t width = element_size(type);
-    const auto product = detail::checked_product(sizes); // a wrapped product made a small buffer look whole
-    const auto needed = product ? detail::checked_mul(*product, std::uint64_t{width}) : std::nullopt;
+    const auto needed = detail::checked_bytes(sizes, width); // a wrapped product made a small buffer look whole
     if (width == 0 || !needed || bytes.size() < *needed) return "<invalid tensor>";
-    const auto count = static_cast<std::size_t>(*product);
+    const auto count = static_cast<std::size_t>(*needed / width);
     const bool elide = count > options.threshold;
     std::vector<std::size_t> strides(sizes.size(), 1);
     for (std::size_t i = sizes.size(); i-- > 1;) strides[i - 1] = strides[i] * sizes[i];
@@ -106,8 +105,7 @@ std::optional<std::vector<std::uint32_t>> packed_sizes(strided_view<const T, Ran
         if (e < 0 || e > std::ptrdiff_t{0xffff'ffff}) return std::nullopt;
         sizes.push_back(static_cast<std::uint32_t>(e));
     }
-    const auto count = checked_product(std::span<const std::uint32_t>(sizes));
-    const auto bytes = count ? checked_mul(*count, std::uint64_t{sizeof(T)}) : std::nullopt;
+    const auto bytes = checked_bytes(sizes, sizeof(T));
     if (!bytes || !checked_signed(*bytes)) return std::nullopt;
     return sizes;
 }

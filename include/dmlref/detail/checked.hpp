@@ -75,6 +75,14 @@ template <class Int> constexpr std::optional<std::uint64_t> checked_product(std:
     return n;
 }
 
+/// The bytes of a packed tensor of `sizes` holding elements of `width` bytes, or nullopt when
+/// they do not fit in 64 bits: the count and the bytes checked in one step, where a wrapped
+/// product would make a small buffer look large enough.
+constexpr std::optional<std::uint64_t> checked_bytes(std::span<const std::uint32_t> sizes, std::uint64_t width) noexcept {
+    const auto count = checked_product(sizes);
+    return count ? checked_mul(*count, width) : std::nullopt;
+}
+
 /// |a| as a size: every magnitude fits in 64 unsigned bits, PTRDIFF_MIN's (2^63) too.
 constexpr std::uint64_t checked_magnitude(std::ptrdiff_t a) noexcept {
     return a < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(a) : static_cast<std::uint64_t>(a);
