@@ -91,7 +91,7 @@ void bench(d3d12::context& gpu) {
     fmt::print("  GPU execute (dispatch + wait): {:8.2f} ms  {:6.2f} GiB/s\n", gpu_seconds * 1e3, gib_per_s(gpu_seconds));
     fmt::print("  memcpy of the same bytes:      {:8.2f} ms  {:6.2f} GiB/s\n", memcpy_seconds * 1e3,
                gib_per_s(memcpy_seconds));
-    fmt::print("  GPU path / memcpy throughput: {:.3f} (informational: lavapipe runs on the CPU)\n",
+    fmt::print("  GPU path / memcpy throughput: {:.3f} (informational; on lavapipe the GPU is the CPU)\n",
                memcpy_seconds / gpu_seconds);
 }
 
