@@ -13,7 +13,6 @@
 #include <cstring>
 #include <limits>
 #include <optional>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -273,7 +272,7 @@ strided_view<T, Rank> random_view(rng_t& rng, std::vector<T>& storage, const ind
                                   bool allow_broadcast) {
     std::array<std::size_t, Rank> order{};
     for (std::size_t i = 0; i < Rank; ++i) order[i] = Rank - 1 - i;
-    if (chance(rng, 50)) std::shuffle(order.begin(), order.end(), rng);
+    if (chance(rng, 50)) seeded::shuffle(order.begin(), order.end(), rng);
     index_array<Rank> strides{};
     std::ptrdiff_t stride = 1, offset = 0;
     for (std::size_t axis : order) {
