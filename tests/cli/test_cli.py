@@ -153,6 +153,22 @@ def usage():
         check("version", r.returncode == 0 and r.stdout.startswith("dmlref "), r.stdout)
     finally:
         shutil.rmtree(d)
+    # Operands that start with "/" are paths in every subcommand (CLI11 on Windows would take them
+    # for /option switches unless the tool turns that off).
+    d = scratch()
+    try:
+        shutil.copy(os.path.join(CONFORMANCE, "seed_padding_constant", "model.json"), d)
+        model = os.path.join(os.path.abspath(d), "model.json")
+        r = run(["run", "-q", model], d)
+        check("run /path", r.returncode == 0, "exit %d: %s" % (r.returncode, r.stderr))
+        out = os.path.join(os.path.abspath(d), "output.npy")
+        r = run(["compare", out, os.path.join(CONFORMANCE, "seed_padding_constant", "expected.npy")], d)
+        check("compare /path /path", r.returncode == 0, "exit %d: %s" % (r.returncode, r.stderr))
+        r = run(["vectors", "--out", os.path.join(os.path.abspath(d), "v"), "--count", "1"], d)
+        check("vectors --out /path", r.returncode == 0 and os.listdir(os.path.join(d, "v")),
+              "exit %d: %s" % (r.returncode, r.stderr))
+    finally:
+        shutil.rmtree(d)
 
 
 def compare():
