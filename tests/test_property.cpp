@@ -406,3 +406,16 @@ TEST_CASE("views with negative and permuted strides: the ops == the formulas on 
         }
     }
 }
+
+#ifdef DMLREF_PORTABLE
+// Built as test_property_portable (and in DMLREF_PORTABLE builds): every test above then runs on the
+// plain C++ path, which this checks is the one taken.
+TEST_CASE("DMLREF_PORTABLE turns every compiler extension off", "[property][portable]") {
+    CHECK(DMLREF_VECTOR_KERNELS == 0);
+    CHECK(DMLREF_STREAM_STORES == 0);
+    CHECK(DMLREF_BYTE_SHUFFLE_KERNELS == 0);
+    CHECK(DMLREF_WIDE_SHUFFLE_KERNELS == 0);
+    CHECK_FALSE(detail::has_byte_shuffle());
+    CHECK(detail::shuffles_here() == detail::shuffles::none);
+}
+#endif
