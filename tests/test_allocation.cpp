@@ -202,7 +202,9 @@ TEST_CASE("execute on two threads allocates nothing that grows with the tensor",
 TEST_CASE("outputs under twice min_bytes_per_thread run on the calling thread", "[allocation]") {
     // By default two threads split outputs of 8 MiB and more. These outputs are 0.7-3.2 MiB, so
     // asking for two threads starts none: the call allocates what it does on one thread.
-    for (const auto& [name, desc] : workloads(small_side)) {
+    for (const auto& workload : workloads(small_side)) {
+        const auto& name = workload.first;
+        const operator_desc& desc = workload.second; // not a structured binding: clang 14's lambdas cannot capture one
         INFO(name);
         buffers b(desc);
         REQUIRE(b.output.size() < 2 * execution_options{}.min_bytes_per_thread);
