@@ -26,7 +26,6 @@
 #include <functional>
 #include <numeric>
 #include <optional>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -36,6 +35,7 @@
 #include <dmlref/dmlref.hpp>
 
 #include "naive_evaluator.hpp"
+#include "seeded_random.hpp"
 
 using namespace dmlref;
 
@@ -50,13 +50,15 @@ constexpr std::uint64_t max_input_bytes = 192 * mib; // the 2-core VM has 23 GB 
 enum class layout_kind { packed, permuted, padded, column_major, broadcast };
 constexpr const char* layout_names[] = {"packed", "permuted", "padded", "column-major", "broadcast"};
 
+// Every draw is the project's own (seeded_random.hpp), so a seed names the same cases with every
+// standard library.
 struct rng_type {
-    std::mt19937_64 engine;
-    std::uint32_t in(std::uint32_t low, std::uint32_t high) { // [low, high]
-        return low + static_cast<std::uint32_t>(engine() % (std::uint64_t{high} - low + 1));
+    dmlref::seeded::generator engine;
+    std::uint32_t in(std::uint32_t low, std::uint32_t high) { return dmlref::seeded::pick(engine, low, high); }
+    bool chance(double p) { return dmlref::seeded::unit(engine) < p; }
+    template <class T> const T& pick(const std::vector<T>& from) {
+        return from[dmlref::seeded::below(engine, static_cast<std::uint32_t>(from.size()))];
     }
-    bool chance(double p) { return std::uniform_real_distribution<double>(0.0, 1.0)(engine) < p; }
-    template <class T> const T& pick(const std::vector<T>& from) { return from[engine() % from.size()]; }
 };
 
 std::uint64_t product(const sizes_t& s) {
@@ -71,7 +73,7 @@ std::optional<sizes_t> strides_of(layout_kind kind, const sizes_t& sizes, rng_ty
     for (std::size_t i = 0; i < rank; ++i) order[i] = rank - 1 - i;
     switch (kind) {
     case layout_kind::packed: return std::nullopt;
-    case layout_kind::permuted: std::shuffle(order.begin(), order.end(), rng.engine); break;
+    case layout_kind::permuted: dmlref::seeded::shuffle(order.begin(), order.end(), rng.engine); break;
     case layout_kind::column_major: std::reverse(order.begin(), order.end()); break;
     default: break;
     }
@@ -267,7 +269,7 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    rng_type rng{std::mt19937_64(seed)};
+    rng_type rng{dmlref::seeded::generator(seed)};
     std::printf("dmlref_sweep: %llu cases, seed %llu, %d repetitions; x_memcpy: memcpy's best time for the "
                 "output's bytes over dmlref's (desc-level execute, one thread), the two alternating; "
                 "x_naive: the per-element evaluator's time per output element, timed on one batch item, over "

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs, from Debian's packages, what dmlref's build needs and is missing.
-#   scripts/install-deps.sh [core|all|fuzz]
+#   scripts/install-deps.sh [core|all|fuzz|libcxx]
 #   core: compiler, CMake, fmt, Catch2, nlohmann-json, CLI11 (library, tests, tools, examples)
 #   all:  core + the D3D12 backend's (vkd3d, Vulkan loader, Mesa lavapipe, glslang) and the
 #         benchmarks' (Google Benchmark, Eigen, xtensor)
 #   fuzz: core + clang and its runtime libraries (libFuzzer, ASan, UBSan) for tests/fuzz
+#   libcxx: core + clang and LLVM's libc++ (scripts/test-libcxx.sh)
 set -euo pipefail
 
 core=(g++ cmake ninja-build pkg-config python3 libfmt-dev catch2 nlohmann-json3-dev libcli11-dev)
@@ -12,10 +13,12 @@ extra=(libvkd3d-dev libvulkan-dev mesa-vulkan-drivers vkd3d-compiler glslang-too
        libbenchmark-dev libeigen3-dev libxtensor-dev)
 
 fuzz=(clang libclang-rt-14-dev)
+libcxx=(clang libc++-dev libc++abi-dev)
 
 want=("${core[@]}")
 if [[ "${1:-core}" == all ]]; then want+=("${extra[@]}"); fi
 if [[ "${1:-core}" == fuzz ]]; then want+=("${fuzz[@]}"); fi
+if [[ "${1:-core}" == libcxx ]]; then want+=("${libcxx[@]}"); fi
 
 missing=()
 for p in "${want[@]}"; do

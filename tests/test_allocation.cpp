@@ -19,7 +19,28 @@
 #include <dmlref/dmlref.hpp>
 #include <dmlref/parallel.hpp>
 
+#if defined(_WIN32)
+#include <malloc.h> // _aligned_malloc, _aligned_free: mingw and MSVC have no std::aligned_alloc
+#endif
+
 namespace {
+
+// Over-aligned blocks. Windows' C runtime has no std::aligned_alloc (its free() cannot release
+// an over-aligned block), so there they come from _aligned_malloc and go back to _aligned_free.
+void* aligned_block(std::size_t size, std::size_t alignment) {
+#if defined(_WIN32)
+    return _aligned_malloc(size, alignment);
+#else
+    return std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+#endif
+}
+void free_aligned(void* p) noexcept {
+#if defined(_WIN32)
+    _aligned_free(p);
+#else
+    std::free(p);
+#endif
+}
 
 std::atomic<bool> counting{false};
 std::atomic<std::size_t> allocations{0};
@@ -31,9 +52,7 @@ void* allocate(std::size_t size, std::size_t alignment) {
         allocated_bytes.fetch_add(size, std::memory_order_relaxed);
     }
     if (size == 0) size = 1;
-    void* p = alignment <= alignof(std::max_align_t)
-                  ? std::malloc(size)
-                  : std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+    void* p = alignment == 0 ? std::malloc(size) : aligned_block(size, alignment);
     if (p == nullptr) throw std::bad_alloc();
     return p;
 }
@@ -66,14 +85,14 @@ void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { free_aligned(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { free_aligned(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { free_aligned(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { free_aligned(p); }
 void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
 void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { free_aligned(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { free_aligned(p); }
 
 using namespace dmlref;
 
@@ -163,6 +182,9 @@ TEST_CASE("execute allocates nothing that grows with the tensor", "[allocation]"
 }
 
 TEST_CASE("execute on two threads allocates nothing that grows with the tensor", "[allocation]") {
+    // execute() never starts more threads than the machine runs at once: on one, it starts none.
+    const bool threads_start = detail::hardware_threads() >= 2;
+    if (!threads_start) WARN("the machine runs one thread at once: no second thread starts, so its allocation is not checked");
     const auto small = workloads(small_side), large = workloads(large_side);
     for (std::size_t i = 0; i < small.size(); ++i) {
         INFO(small[i].first);
@@ -173,14 +195,16 @@ TEST_CASE("execute on two threads allocates nothing that grows with the tensor",
         const allocation at_small = allocated_by([&] { execute(small[i].second, s.input, s.output, two); });
         const allocation at_large = allocated_by([&] { execute(large[i].second, l.input, l.output, two); });
         CHECK(at_small == at_large);
-        CHECK(at_large.count > 0); // the thread was started (its state is allocated)
+        if (threads_start) CHECK(at_large.count > 0); // the thread was started (its state is allocated)
     }
 }
 
 TEST_CASE("outputs under twice min_bytes_per_thread run on the calling thread", "[allocation]") {
     // By default two threads split outputs of 8 MiB and more. These outputs are 0.7-3.2 MiB, so
     // asking for two threads starts none: the call allocates what it does on one thread.
-    for (const auto& [name, desc] : workloads(small_side)) {
+    for (const auto& workload : workloads(small_side)) {
+        const auto& name = workload.first;
+        const operator_desc& desc = workload.second; // not a structured binding: clang 14's lambdas cannot capture one
         INFO(name);
         buffers b(desc);
         REQUIRE(b.output.size() < 2 * execution_options{}.min_bytes_per_thread);

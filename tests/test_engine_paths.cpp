@@ -357,7 +357,8 @@ TEST_CASE("rows cut anywhere inside a folded border of the lead axis", "[engine]
                 pairs.emplace_back(256, 300); // the table's end, and the border's
                 pairs.emplace_back(1, rows - 1);
             }
-            for (const auto& [a, b] : pairs) {
+            for (const auto& cut : pairs) {
+                const std::ptrdiff_t a = cut.first, b = cut.second; // not a structured binding: clang 14's lambdas cannot capture one
                 CAPTURE(rows, a, b);
                 matches_naive_through(d, [&](const auto& input, auto& output) {
                     std::vector<std::ptrdiff_t> kept;

@@ -13,7 +13,6 @@
 #include <cstring>
 #include <limits>
 #include <optional>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -273,7 +272,7 @@ strided_view<T, Rank> random_view(rng_t& rng, std::vector<T>& storage, const ind
                                   bool allow_broadcast) {
     std::array<std::size_t, Rank> order{};
     for (std::size_t i = 0; i < Rank; ++i) order[i] = Rank - 1 - i;
-    if (chance(rng, 50)) std::shuffle(order.begin(), order.end(), rng);
+    if (chance(rng, 50)) seeded::shuffle(order.begin(), order.end(), rng);
     index_array<Rank> strides{};
     std::ptrdiff_t stride = 1, offset = 0;
     for (std::size_t axis : order) {
@@ -407,3 +406,16 @@ TEST_CASE("views with negative and permuted strides: the ops == the formulas on 
         }
     }
 }
+
+#ifdef DMLREF_PORTABLE
+// Built as test_property_portable (and in DMLREF_PORTABLE builds): every test above then runs on the
+// plain C++ path, which this checks is the one taken.
+TEST_CASE("DMLREF_PORTABLE turns every compiler extension off", "[property][portable]") {
+    CHECK(DMLREF_VECTOR_KERNELS == 0);
+    CHECK(DMLREF_STREAM_STORES == 0);
+    CHECK(DMLREF_BYTE_SHUFFLE_KERNELS == 0);
+    CHECK(DMLREF_WIDE_SHUFFLE_KERNELS == 0);
+    CHECK_FALSE(detail::has_byte_shuffle());
+    CHECK(detail::shuffles_here() == detail::shuffles::none);
+}
+#endif

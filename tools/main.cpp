@@ -20,6 +20,7 @@
 #include <dmlref/compare.hpp>
 #include <dmlref/npy.hpp>
 
+#include "cli_app.hpp"
 #include "model.hpp"
 #include "random_cases.hpp"
 
@@ -306,50 +307,8 @@ int vectors_command(const fs::path& out_dir, const std::vector<std::string>& ops
 
 int main(int argc, char** argv) {
     CLI::App app{"dmlref: the CPU golden reference for DirectML's data-movement operators"};
-    app.set_version_flag("--version", std::string("dmlref ") + DMLREF_VERSION);
-    app.require_subcommand(1);
-
-    std::string level_text = "6_4";
-    auto* run = app.add_subcommand("run", "Run a DxDispatch model file (JSON) on the reference");
-    std::string model_path;
-    bool quiet = false;
-    run->add_option("model", model_path, "The model file; relative paths in it are relative to its folder")->required();
-    run->add_option("--feature-level", level_text, "The DirectML feature level descs are validated at")->capture_default_str();
-    run->add_flag("-q,--quiet", quiet, "Do not print what print and writeFile report");
-    std::string max_memory_text;
-    bool allow_outside = false;
-    auto* run_memory = run->add_option("--max-memory", max_memory_text,
-                    "Bytes the model's resources and their reading may take, e.g. 512M, 2G (default: the memory available)");
-    run->add_flag("--allow-outside-paths", allow_outside,
-                  "Let sourcePath and targetPath name files outside the model's folder (after resolving .. and links)");
-    std::string backend = "cpu";
-    run->add_option("--backend", backend, "cpu: the reference; d3d12: compute shaders through Direct3D 12")
-        ->check(CLI::IsMember({"cpu", "d3d12"}))
-        ->capture_default_str();
-
-    auto* cmp = app.add_subcommand("compare", "Compare two .npy files bit for bit; exit 0 only when equal");
-    std::string expected_path, actual_path, op_model, dispatchable;
-    std::vector<std::uint32_t> shape;
-    compare_options options;
-    cmp->add_option("expected", expected_path, "The reference's output (.npy)")->required();
-    cmp->add_option("actual", actual_path, "The output to judge (.npy)")->required();
-    cmp->add_option("--shape", shape, "The tensor's sizes, e.g. 1,3,4,4 (default: the expected file's shape)")->delimiter(',');
-    cmp->add_option("--op-desc", op_model, "A model file whose operator produced the tensor: the report names its regions");
-    cmp->add_option("--dispatchable", dispatchable, "Which dispatchable of --op-desc (when it has several)");
-    cmp->add_flag("--nan-equal", options.nan_equal, "Any NaN equals any NaN");
-    cmp->add_option("--max-listed", options.max_listed, "How many mismatches to list")->capture_default_str();
-    std::string compare_memory_text;
-    auto* compare_memory = cmp->add_option("--max-memory", compare_memory_text, "Bytes the comparison may take, e.g. 2G (default: the memory available)");
-
-    auto* vec = app.add_subcommand("vectors", "Write random valid cases as DxDispatch models with inputs and expected outputs");
-    std::string out_dir;
-    std::vector<std::string> ops;
-    std::uint32_t count = 100;
-    std::uint64_t seed = 1;
-    vec->add_option("--out", out_dir, "The folder to write one folder per case into")->required();
-    vec->add_option("--ops", ops, "Operators, e.g. slice1,padding1 (default: all eight)")->delimiter(',');
-    vec->add_option("--count", count, "How many cases")->capture_default_str();
-    vec->add_option("--seed", seed, "The random seed: the same seed writes the same files")->capture_default_str();
+    cli::arguments a;
+    cli::define(app, a, DMLREF_VERSION);
 
     try {
         app.parse(argc, argv);
@@ -359,16 +318,16 @@ int main(int argc, char** argv) {
     }
     signals::install();
     try {
-        if (*run)
-            return run_command(model_path,
-                               model::load_options{.level = level_from(level_text),
-                                                   .max_memory = max_memory_from(run_memory, max_memory_text),
-                                                   .allow_outside_paths = allow_outside},
-                               quiet, backend);
-        if (*cmp)
-            return compare_command(expected_path, actual_path, shape, op_model, dispatchable, options,
-                                   max_memory_from(compare_memory, compare_memory_text));
-        if (*vec) return vectors_command(out_dir, ops, count, seed);
+        if (*a.run)
+            return run_command(a.model_path,
+                               model::load_options{.level = level_from(a.level_text),
+                                                   .max_memory = max_memory_from(a.run_memory, a.max_memory_text),
+                                                   .allow_outside_paths = a.allow_outside},
+                               a.quiet, a.backend);
+        if (*a.compare)
+            return compare_command(a.expected_path, a.actual_path, a.shape, a.op_model, a.dispatchable, a.options,
+                                   max_memory_from(a.compare_memory, a.compare_memory_text));
+        if (*a.vectors) return vectors_command(a.out_dir, a.ops, a.count, a.seed);
     } catch (const usage_error& e) {
         fmt::print(stderr, "dmlref: {}\n", e.what());
         return 2;

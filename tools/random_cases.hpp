@@ -3,13 +3,13 @@
 /// Random valid descs over every operator, mode, order, data type and rank 1 to 8, with strided,
 /// permuted and broadcast layouts, negative slice strides, truncated slice outputs and pads larger
 /// than their axis. The property tests judge the engine on them; `dmlref vectors` writes them out
-/// as conformance models. Deterministic for a given seed (std::mt19937_64).
+/// as conformance models. Deterministic for a given seed, and the same with every compiler and
+/// standard library: every draw goes through seeded_random.hpp.
 
 #include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <limits>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -18,14 +18,13 @@
 #include <dmlref/format.hpp>
 #include <dmlref/operator.hpp>
 
+#include "seeded_random.hpp"
+
 namespace dmlref::random_cases {
 
-using rng_t = std::mt19937_64;
-
-inline std::uint32_t pick(rng_t& rng, std::uint32_t low, std::uint32_t high) {
-    return std::uniform_int_distribution<std::uint32_t>(low, high)(rng);
-}
-inline bool chance(rng_t& rng, int percent) { return pick(rng, 0, 99) < static_cast<std::uint32_t>(percent); }
+using rng_t = seeded::generator;
+using seeded::chance;
+using seeded::pick;
 
 /// A desc for `sizes` with a random layout: no strides, explicit packed, padded rows, permuted axes,
 /// and (inputs only) broadcast axes with stride 0. TotalTensorSizeInBytes is exact or a little more.
@@ -38,7 +37,7 @@ inline buffer_tensor_desc random_tensor(rng_t& rng, data_type type, const std::v
         const std::size_t rank = sizes.size();
         std::vector<std::size_t> order(rank); // axes from innermost to outermost in memory
         for (std::size_t i = 0; i < rank; ++i) order[i] = rank - 1 - i;
-        if (kind >= 3) std::shuffle(order.begin(), order.end(), rng);
+        if (kind >= 3) seeded::shuffle(order.begin(), order.end(), rng);
         std::vector<std::uint32_t> strides(rank);
         std::uint32_t stride = 1;
         for (std::size_t axis : order) {

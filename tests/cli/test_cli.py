@@ -3,11 +3,11 @@
 
   test_cli.py DMLREF CONFORMANCE_DIR GROUP [CASES]
 
-GROUP is one of: rejections, usage, compare, roundtrip, roundtrip_d3d12, fuzz. CASES (default 520) is how many
+GROUP is one of: rejections, usage, compare, roundtrip, roundtrip_d3d12, fuzz, seeded. CASES (default 520) is how many
 models the round trip writes and runs back, and a third of it how many damaged models fuzz runs. Every rejection asserts the exit
 status, the words of the message and that no output file was left behind.
 """
-import json, os, random, shutil, subprocess, sys, tempfile
+import hashlib, json, os, random, shutil, subprocess, sys, tempfile
 
 DMLREF, CONFORMANCE, GROUP = sys.argv[1], sys.argv[2], sys.argv[3]
 CASES = int(sys.argv[4]) if len(sys.argv) > 4 else 520
@@ -153,6 +153,22 @@ def usage():
         check("version", r.returncode == 0 and r.stdout.startswith("dmlref "), r.stdout)
     finally:
         shutil.rmtree(d)
+    # Operands that start with "/" are paths in every subcommand (CLI11 on Windows would take them
+    # for /option switches unless the tool turns that off).
+    d = scratch()
+    try:
+        shutil.copy(os.path.join(CONFORMANCE, "seed_padding_constant", "model.json"), d)
+        model = os.path.join(os.path.abspath(d), "model.json")
+        r = run(["run", "-q", model], d)
+        check("run /path", r.returncode == 0, "exit %d: %s" % (r.returncode, r.stderr))
+        out = os.path.join(os.path.abspath(d), "output.npy")
+        r = run(["compare", out, os.path.join(CONFORMANCE, "seed_padding_constant", "expected.npy")], d)
+        check("compare /path /path", r.returncode == 0, "exit %d: %s" % (r.returncode, r.stderr))
+        r = run(["vectors", "--out", os.path.join(os.path.abspath(d), "v"), "--count", "1"], d)
+        check("vectors --out /path", r.returncode == 0 and os.listdir(os.path.join(d, "v")),
+              "exit %d: %s" % (r.returncode, r.stderr))
+    finally:
+        shutil.rmtree(d)
 
 
 def compare():
@@ -225,6 +241,42 @@ def roundtrip(backend=None):
         shutil.rmtree(d)
 
 
+# The sha256 of `dmlref vectors --count 40 --seed 2026` (see suite_sha256). Every build, whatever
+# its compiler, standard library or platform, must write exactly these files: the seeded draws are
+# the project's own (tools/seeded_random.hpp). A new value here means every shared seed now names
+# other cases, which is a change to announce.
+SEEDED_SUITE_SHA256 = "bd2910a22e7cf5aeb14f540c477f083364c088ee9a16bd2b03455ad922355972"
+
+
+def suite_sha256(folder):
+    """sha256 over the files under `folder` in sorted order of their "/"-separated relative paths:
+    for each, the path, a NUL, its length in decimal, a NUL, and its bytes."""
+    files = []
+    for root, _, names in os.walk(folder):
+        for n in names:
+            path = os.path.join(root, n)
+            files.append((os.path.relpath(path, folder).replace(os.sep, "/"), path))
+    h = hashlib.sha256()
+    for rel, path in sorted(files):
+        data = open(path, "rb").read()
+        h.update(rel.encode() + b"\0" + str(len(data)).encode() + b"\0" + data)
+    return h.hexdigest()
+
+
+def seeded():
+    """The seeded suite is the same on every build: its hash is printed for other builds to compare."""
+    d = tempfile.mkdtemp()
+    try:
+        r = run(["vectors", "--out", "v", "--count", "40", "--seed", "2026"], d)
+        check("vectors", r.returncode == 0, r.stdout + r.stderr)
+        digest = suite_sha256(os.path.join(d, "v"))
+        print("dmlref vectors --count 40 --seed 2026: sha256 %s (expected %s)" % (digest, SEEDED_SUITE_SHA256))
+        check("seeded suite hash", digest == SEEDED_SUITE_SHA256,
+              "%s; the files: %s" % (digest, " ".join(sorted(os.listdir(os.path.join(d, "v")))[:8])))
+    finally:
+        shutil.rmtree(d)
+
+
 def fuzz():
     """Random damage to valid models: always exit 0 or 1 with a message, never a crash."""
     rng = random.Random(11)
@@ -248,7 +300,7 @@ def fuzz():
             shutil.rmtree(d)
 
 
-{"rejections": rejections, "usage": usage, "compare": compare, "roundtrip": roundtrip, "fuzz": fuzz,
+{"rejections": rejections, "usage": usage, "compare": compare, "roundtrip": roundtrip, "fuzz": fuzz, "seeded": seeded,
  "roundtrip_d3d12": lambda: roundtrip("d3d12")}[GROUP]()
 for f in failures:
     print("FAIL", f)

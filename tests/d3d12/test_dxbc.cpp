@@ -94,15 +94,16 @@ TEST_CASE("dxbc: the emitter writes the documented tokens", "[d3d12][dxbc]") {
                                      0x0100086a, 0x0400009b, 1, 1, 1, 0x0100003e});
 
     // Operand encodings (the DXBC cheat-sheet of ../shared/notes/d3d12-on-linux.md).
-    using span = std::span<const std::uint32_t>;
-    CHECK(std::ranges::equal(dxbc::r(0).mask(dxbc::mask_x).tokens(), span(std::vector<std::uint32_t>{0x00100012, 0})));
-    CHECK(std::ranges::equal(dxbc::r(3).y().tokens(), span(std::vector<std::uint32_t>{0x0010001a, 3})));
-    CHECK(std::ranges::equal(dxbc::cb(0, 0).x().tokens(), span(std::vector<std::uint32_t>{0x0020800a, 0, 0})));
-    CHECK(std::ranges::equal(dxbc::thread_id().x().tokens(), span(std::vector<std::uint32_t>{0x0002000a})));
-    CHECK(std::ranges::equal(dxbc::u(1).swizzle(0).tokens(), span(std::vector<std::uint32_t>{0x0011e006, 1})));
-    CHECK(std::ranges::equal(dxbc::imm(7).tokens(), span(std::vector<std::uint32_t>{0x00004001, 7})));
-    CHECK(std::ranges::equal(dxbc::operand::cb_relative(0, 1, dxbc::r(1).x()).x().tokens(),
-                             span(std::vector<std::uint32_t>{0x0620800a, 0, 1, 0x0010000a, 1})));
-    CHECK(std::ranges::equal(dxbc::r(2).x().negated().tokens(),
-                             span(std::vector<std::uint32_t>{0x8010000a, 0x41, 2})));
+    // std::equal rather than std::ranges::equal, which libc++ 14 lacks.
+    const auto same = [](std::span<const std::uint32_t> got, const std::vector<std::uint32_t>& want) {
+        return std::equal(got.begin(), got.end(), want.begin(), want.end());
+    };
+    CHECK(same(dxbc::r(0).mask(dxbc::mask_x).tokens(), {0x00100012, 0}));
+    CHECK(same(dxbc::r(3).y().tokens(), {0x0010001a, 3}));
+    CHECK(same(dxbc::cb(0, 0).x().tokens(), {0x0020800a, 0, 0}));
+    CHECK(same(dxbc::thread_id().x().tokens(), {0x0002000a}));
+    CHECK(same(dxbc::u(1).swizzle(0).tokens(), {0x0011e006, 1}));
+    CHECK(same(dxbc::imm(7).tokens(), {0x00004001, 7}));
+    CHECK(same(dxbc::operand::cb_relative(0, 1, dxbc::r(1).x()).x().tokens(), {0x0620800a, 0, 1, 0x0010000a, 1}));
+    CHECK(same(dxbc::r(2).x().negated().tokens(), {0x8010000a, 0x41, 2}));
 }

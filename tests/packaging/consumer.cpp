@@ -37,6 +37,9 @@ int main() {
         return 1;
     } catch (const dmlref::validation_error&) {
     }
+#ifdef DMLREF_PACKAGING_TOOLCHAIN // packaging.toolchain's toolchain file was used
+    std::puts("dmlref consumer: built with the test toolchain file");
+#endif
     std::puts("dmlref consumer: ok");
     return 0;
 }

@@ -1,8 +1,11 @@
 # Runs one packaging test: cmake -DMODE=find_package|add_subdirectory -DDMLREF_SOURCE_DIR=...
-#   -DWORK_DIR=... -DGENERATOR=... [-DMAKE_PROGRAM=...] -DCXX_COMPILER=... [-DPREFIX_PATH=a|b] -P this file
+#   -DWORK_DIR=... -DGENERATOR=... [-DMAKE_PROGRAM=...] -DCXX_COMPILER=... [-DPREFIX_PATH=a|b]
+#   [-DTOOLCHAIN_FILE=...] [-DEMULATOR=program|arg] [-DCXX_FLAGS=...] [-DFMT_HEADER_ONLY=ON] -P this file
 # find_package: configures dmlref alone, installs it (cmake --install) into WORK_DIR/prefix, then
 # builds and runs the consumer against that prefix. add_subdirectory: builds and runs the consumer
-# that embeds the source tree.
+# that embeds the source tree. Both build as the main build does: its compiler, toolchain file,
+# flags and fmt choice, and the consumer runs through the main build's CMAKE_CROSSCOMPILING_EMULATOR
+# (a cross build cannot run it otherwise).
 foreach(var MODE DMLREF_SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER)
   if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
     message(FATAL_ERROR "run_packaging_test.cmake needs -D${var}=...")
@@ -15,6 +18,22 @@ file(MAKE_DIRECTORY "${WORK_DIR}")
 set(common_args -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" -DCMAKE_BUILD_TYPE=Release)
 if(MAKE_PROGRAM)
   list(APPEND common_args "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}")
+endif()
+if(TOOLCHAIN_FILE)
+  list(APPEND common_args "-DCMAKE_TOOLCHAIN_FILE=${TOOLCHAIN_FILE}")
+endif()
+if(NOT "${CXX_FLAGS}" STREQUAL "") # set only when set: an empty one would hide the toolchain's _INIT flags
+  list(APPEND common_args "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}")
+endif()
+if(FMT_HEADER_ONLY)
+  list(APPEND common_args -DDMLREF_FMT_HEADER_ONLY=ON)
+endif()
+# The emulator travels "|"-separated, as the prefix path; a one-word emulator also reaches the
+# consumer's configure (a longer one comes with the toolchain file, which usually sets it).
+string(REPLACE "|" ";" emulator "${EMULATOR}")
+list(LENGTH emulator emulator_words)
+if(emulator_words EQUAL 1)
+  list(APPEND common_args "-DCMAKE_CROSSCOMPILING_EMULATOR=${emulator}")
 endif()
 
 function(run step)
@@ -49,4 +68,4 @@ run(configure-consumer "${CMAKE_COMMAND}" -S "${consumer_dir}" -B "${WORK_DIR}/c
 run(build-consumer "${CMAKE_COMMAND}" --build "${WORK_DIR}/consumer-build" --parallel 2)
 find_program(app NAMES app app.exe PATHS "${WORK_DIR}/consumer-build" "${WORK_DIR}/consumer-build/Release"
              NO_DEFAULT_PATH REQUIRED)
-run(run-consumer "${app}")
+run(run-consumer ${emulator} "${app}")

@@ -36,7 +36,7 @@ inline std::array<std::uint32_t, 4> checksum(std::span<const std::uint8_t> blob)
         0x289b7ec6, 0xeaa127fa, 0xd4ef3085, 0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665,
         0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
         0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391};
-    static constexpr int shift[4][4] = {{7, 12, 17, 22}, {5, 9, 14, 20}, {4, 11, 16, 23}, {6, 10, 15, 21}};
+    static constexpr unsigned shift[4][4] = {{7, 12, 17, 22}, {5, 9, 14, 20}, {4, 11, 16, 23}, {6, 10, 15, 21}};
     auto transform = [&](const std::uint8_t* block) {
         std::uint32_t m[16];
         for (int i = 0; i < 16; ++i)
@@ -52,7 +52,11 @@ inline std::array<std::uint32_t, 4> checksum(std::span<const std::uint8_t> blob)
             case 2: f = b ^ c ^ d; g = (3 * i + 5) % 16; break;
             default: f = c ^ (b | ~d); g = (7 * i) % 16; break;
             }
-            const std::uint32_t rotated = std::rotl(a + f + k[i] + m[g], shift[i / 16][i % 4]);
+            // Rotated by hand: std::rotl's count is int in libstdc++ but unsigned in libc++ 14, so one
+            // of them warns under -Wsign-conversion whichever type the table has (counts are 4 to 23).
+            const std::uint32_t x = a + f + k[i] + m[g];
+            const unsigned r = shift[i / 16][i % 4];
+            const std::uint32_t rotated = (x << r) | (x >> (32 - r));
             a = d;
             d = c;
             c = b;

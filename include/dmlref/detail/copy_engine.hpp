@@ -27,10 +27,20 @@
 #include <type_traits>
 #include <utility>
 
+// Every compiler extension of the library (GCC and Clang's builtins, attributes, vector types and
+// x86 intrinsics) sits behind DMLREF_EXTENSIONS. Defining DMLREF_PORTABLE (the CMake option of the
+// same name) turns it off: the library is then plain C++20, the path MSVC and any other compiler
+// take, and a GCC or Clang build can test that path.
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(DMLREF_PORTABLE)
+#define DMLREF_EXTENSIONS 1
+#else
+#define DMLREF_EXTENSIONS 0
+#endif
+
 // GCC 12+ and Clang can shuffle 16-byte vectors in portable code (__builtin_shufflevector). The
 // kernels use that for reversed and interleaved runs, which compilers do not vectorize at -O2;
 // elsewhere the scalar loops below do the same work.
-#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)
+#if DMLREF_EXTENSIONS && (defined(__clang__) || __GNUC__ >= 12)
 #define DMLREF_VECTOR_KERNELS 1
 #else
 #define DMLREF_VECTOR_KERNELS 0
@@ -58,7 +68,7 @@
 #define DMLREF_BYTE_SHUFFLE_KERNELS 0
 #endif
 
-#if defined(__GNUC__) || defined(__clang__)
+#if DMLREF_EXTENSIONS
 #define DMLREF_PREFETCH(address) __builtin_prefetch(address)
 #define DMLREF_NOINLINE __attribute__((noinline))
 // Error paths: the functions that build messages are optimised for size and their callers' paths
@@ -419,7 +429,7 @@ struct mover {
     /// out[i] = in[-i]: `in` is the first element read, the highest address of the run. The output
     /// is walked backwards, so that the input is read in ascending order: hardware prefetchers
     /// follow that, and at DRAM sizes a descending read stream costs twice the time.
-    static void reverse(std::byte* out, const std::byte* in, std::ptrdiff_t count, bool stream = false) noexcept {
+    static void reverse(std::byte* out, const std::byte* in, std::ptrdiff_t count, [[maybe_unused]] bool stream = false) noexcept {
         std::ptrdiff_t end = count; // elements [end, count) are done
         auto one = [&] {
             --end;
@@ -459,7 +469,7 @@ struct mover {
     }
 
     /// out[i] = in[2 * i]: a slice with stride 2.
-    static void every_other(std::byte* out, const std::byte* in, std::ptrdiff_t count, bool stream = false) noexcept {
+    static void every_other(std::byte* out, const std::byte* in, std::ptrdiff_t count, [[maybe_unused]] bool stream = false) noexcept {
         std::ptrdiff_t i = 0;
 #if DMLREF_VECTOR_KERNELS
         // Each step reads 2 * lanes elements; the last one it may read is in[2 * count - 2]. So the
@@ -576,7 +586,7 @@ struct mover {
     /// `stream` applies to the 64-byte permute kernel alone.
     template <bool Pair>
     static void interleave(std::byte* out, const std::byte* in, std::ptrdiff_t row_step, std::ptrdiff_t count,
-                           std::ptrdiff_t block, bool stream, shuffles level) noexcept {
+                           std::ptrdiff_t block, [[maybe_unused]] bool stream, shuffles level) noexcept {
         const std::ptrdiff_t B = Pair ? 2 : block;
         std::ptrdiff_t x = 0;
         auto one = [&] { B == 2 ? zip_one<2>(out, in, row_step, x) : B == 3 ? zip_one<3>(out, in, row_step, x) : zip_one<4>(out, in, row_step, x); };
@@ -614,7 +624,7 @@ struct mover {
     /// De-interleaves into B output rows `row_step` bytes apart: out_k[x] = in[x * B + k] (space to depth).
     template <std::ptrdiff_t B>
     static void deinterleave(std::byte* out, std::ptrdiff_t row_step, const std::byte* in, std::ptrdiff_t count,
-                             bool stream, bool shuffle) noexcept {
+                             [[maybe_unused]] bool stream, bool shuffle) noexcept {
         std::ptrdiff_t x = 0;
         auto one = [&] {
             for (std::ptrdiff_t k = 0; k < B; ++k) store(out + k * row_step + x * w, load(in + (x * B + k) * w));

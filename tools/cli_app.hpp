@@ -1,0 +1,82 @@
+#pragma once
+/// \file cli_app.hpp
+/// The command line of `dmlref`: its subcommands, options and defaults, defined on a CLI11 app
+/// that main() then parses. A header of its own so that tests build the app exactly as the tool
+/// does.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include <dmlref/compare.hpp>
+
+namespace dmlref::cli {
+
+/// What the command line sets, with the tool's defaults, and the subcommands and options that
+/// main() asks about after parsing.
+struct arguments {
+    // run
+    std::string model_path;
+    std::string level_text = "6_4";
+    bool quiet = false;
+    std::string max_memory_text;
+    bool allow_outside = false;
+    std::string backend = "cpu";
+    // compare
+    std::string expected_path, actual_path, op_model, dispatchable;
+    std::vector<std::uint32_t> shape;
+    compare_options options;
+    std::string compare_memory_text;
+    // vectors
+    std::string out_dir;
+    std::vector<std::string> ops;
+    std::uint32_t count = 100;
+    std::uint64_t seed = 1;
+
+    CLI::App* run = nullptr;
+    CLI::App* compare = nullptr;
+    CLI::App* vectors = nullptr;
+    CLI::Option* run_memory = nullptr;
+    CLI::Option* compare_memory = nullptr;
+};
+
+/// Defines the tool's command line on `app`, writing into `a` (which must outlive the parse).
+inline void define(CLI::App& app, arguments& a, const std::string& version) {
+    // On Windows CLI11 takes "/name" and "/name:value" for options by default, so an absolute path
+    // such as /data/x.npy would be an unknown option. Set before the subcommands, which inherit it.
+    app.allow_windows_style_options(false);
+    app.set_version_flag("--version", "dmlref " + version);
+    app.require_subcommand(1);
+
+    auto* run = a.run = app.add_subcommand("run", "Run a DxDispatch model file (JSON) on the reference");
+    run->add_option("model", a.model_path, "The model file; relative paths in it are relative to its folder")->required();
+    run->add_option("--feature-level", a.level_text, "The DirectML feature level descs are validated at")->capture_default_str();
+    run->add_flag("-q,--quiet", a.quiet, "Do not print what print and writeFile report");
+    a.run_memory = run->add_option("--max-memory", a.max_memory_text,
+                    "Bytes the model's resources and their reading may take, e.g. 512M, 2G (default: the memory available)");
+    run->add_flag("--allow-outside-paths", a.allow_outside,
+                  "Let sourcePath and targetPath name files outside the model's folder (after resolving .. and links)");
+    run->add_option("--backend", a.backend, "cpu: the reference; d3d12: compute shaders through Direct3D 12")
+        ->check(CLI::IsMember({"cpu", "d3d12"}))
+        ->capture_default_str();
+
+    auto* cmp = a.compare = app.add_subcommand("compare", "Compare two .npy files bit for bit; exit 0 only when equal");
+    cmp->add_option("expected", a.expected_path, "The reference's output (.npy)")->required();
+    cmp->add_option("actual", a.actual_path, "The output to judge (.npy)")->required();
+    cmp->add_option("--shape", a.shape, "The tensor's sizes, e.g. 1,3,4,4 (default: the expected file's shape)")->delimiter(',');
+    cmp->add_option("--op-desc", a.op_model, "A model file whose operator produced the tensor: the report names its regions");
+    cmp->add_option("--dispatchable", a.dispatchable, "Which dispatchable of --op-desc (when it has several)");
+    cmp->add_flag("--nan-equal", a.options.nan_equal, "Any NaN equals any NaN");
+    cmp->add_option("--max-listed", a.options.max_listed, "How many mismatches to list")->capture_default_str();
+    a.compare_memory = cmp->add_option("--max-memory", a.compare_memory_text, "Bytes the comparison may take, e.g. 2G (default: the memory available)");
+
+    auto* vec = a.vectors = app.add_subcommand("vectors", "Write random valid cases as DxDispatch models with inputs and expected outputs");
+    vec->add_option("--out", a.out_dir, "The folder to write one folder per case into")->required();
+    vec->add_option("--ops", a.ops, "Operators, e.g. slice1,padding1 (default: all eight)")->delimiter(',');
+    vec->add_option("--count", a.count, "How many cases")->capture_default_str();
+    vec->add_option("--seed", a.seed, "The random seed: the same seed writes the same files")->capture_default_str();
+}
+
+} // namespace dmlref::cli
