@@ -1119,10 +1119,17 @@ template <std::size_t Width> struct row_kernels {
     struct any {
         static constexpr bool padded = true;
         const prepared_plan& p;
+        const axis_plan& in_axis;
+        // Read once, not per row: a row's stores may alias the plan, so the compiler loads what
+        // the row reads from it again after every piece.
+        std::size_t pieces;
+        std::ptrdiff_t out_step;
         typename move::word fill_value;
-        explicit any(const prepared_plan& plan) noexcept : p(plan) { std::memcpy(&fill_value, p.plan.fill.data(), Width); }
+        explicit any(const prepared_plan& plan) noexcept
+            : p(plan), in_axis(inner_axis(plan)), pieces(in_axis.piece_count), out_step(in_axis.out_stride * w) {
+            std::memcpy(&fill_value, p.plan.fill.data(), Width);
+        }
         void operator()(std::byte* out, const std::byte* in, bool row_fill = false) const noexcept {
-            const axis_plan& in_axis = inner_axis(p);
             const std::ptrdiff_t in_step = in_axis.pieces[0].step * w;
             if (p.shape == inner_shape::interleave) { // out[x * B + k] = in[k * S + x]
                 const std::ptrdiff_t n = second_axis(p).extent;
@@ -1137,24 +1144,33 @@ template <std::size_t Width> struct row_kernels {
                     else move::strided(out + k * row_step, w, in + k * w, p.block * w, n);
                 }
             } else {
-                const std::ptrdiff_t out_step = in_axis.out_stride * w;
-                for (std::size_t k = 0; k < in_axis.piece_count; ++k) {
+                for (std::size_t k = 0; k < pieces; ++k) {
                     const piece& pc = in_axis.pieces[k];
                     if (row_fill || pc.how == piece::kind::fill) {
                         move::fill(out, pc.count, out_step, fill_value);
                     } else if (pc.how == piece::kind::affine) {
                         move::run(out, out_step, in + pc.start * w, pc.step * w, pc.count, p.stream_runs);
+                    } else if (table_length(pc) == pc.count) { // a table that covers its border: one gather
+                        move::gather(out, out_step, in, pc.offsets, pc.count);
                     } else { // a table length at a time: the border repeats it
-                        const std::ptrdiff_t period = table_length(pc);
-                        for (std::ptrdiff_t j = 0; j < pc.count; j += period)
-                            move::gather(out + j * out_step, out_step, in, pc.offsets,
-                                         pc.count - j < period ? pc.count - j : period);
+                        gather_repeated(out, out_step, in, pc);
                     }
                     out += pc.count * out_step;
                 }
             }
         }
     };
+    /// A border longer than its table, a table's length at a time. Out of line, and apart from
+    /// the one gather of a border its table covers (every border of min_table_length or fewer
+    /// coordinates): inline, this loop's setup, bounds and spilled registers cost each padded row
+    /// about 50 instructions, and the gathering pads of the speed table at 4 MiB ran 4-10% slower
+    /// (bench/README.md, "The gathering pads' rows").
+    DMLREF_NOINLINE static void gather_repeated(std::byte* out, std::ptrdiff_t out_step, const std::byte* in,
+                                                const piece& pc) noexcept {
+        const std::ptrdiff_t length = table_length(pc);
+        for (std::ptrdiff_t j = 0; j < pc.count; j += length)
+            move::gather(out + j * out_step, out_step, in, pc.offsets, pc.count - j < length ? pc.count - j : length);
+    }
     struct reverse {
         static constexpr bool padded = false;
         std::ptrdiff_t count;
