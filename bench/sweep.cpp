@@ -218,9 +218,14 @@ std::optional<sweep_case> random_case(rng_type& rng) {
     const std::uint64_t in_bytes = std::visit([](const auto& d) { return d.input_tensor.total_tensor_size_in_bytes; }, c.desc);
     if (c.bytes < 16 * mib || c.bytes > 64 * mib || in_bytes > max_input_bytes || n < 2 || c.batch_elements > (2u << 20))
         return std::nullopt;
-    c.what = fmt::format("{} {} in {} {} out {} {}", what, to_string(type), fmt::join(in_sizes, "x"),
-                         layout_names[static_cast<int>(in_kind)], fmt::join(out_sizes, "x"),
-                         layout_names[static_cast<int>(out_kind)]);
+    // Strides where they are not packed: a case's walk depends on them, and a permuted layout's
+    // order is drawn.
+    auto strided = [](const std::optional<sizes_t>& strides) {
+        return strides ? fmt::format(" (strides {})", fmt::join(*strides, ",")) : std::string();
+    };
+    c.what = fmt::format("{} {} in {} {}{} out {} {}{}", what, to_string(type), fmt::join(in_sizes, "x"),
+                         layout_names[static_cast<int>(in_kind)], strided(in_strides), fmt::join(out_sizes, "x"),
+                         layout_names[static_cast<int>(out_kind)], strided(out_strides));
     if (validate(c.desc, newest_feature_level) || validate(c.one_batch, newest_feature_level)) return std::nullopt;
     return c;
 }

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -431,10 +432,82 @@ TEST_CASE("rows of elements a line apart: the dense axes moved inside, short row
             });
         }
         std::vector<std::ptrdiff_t> tables;
-        CHECK(detail::inner_axis(prepared(descs[0], tables)).extent == 16);
-        // H, C cut in 4, W (in tiles of W, where its rows' lines outgrow the cache), C's rows of 16
-        CHECK(prepared(descs[1], tables).plan.rank == (element_size(type) >= 4 ? 5u : 4u));
+        if (element_size(type) >= 4) {
+            CHECK(detail::inner_axis(prepared(descs[0], tables)).extent == 16);
+            // H, C cut in 4, W in tiles of W (its rows' lines outgrow the cache), C's rows of 16
+            CHECK(prepared(descs[1], tables).plan.rank == 5u);
+        } else { // W, which reads the input in sequence, is 16 elements or more: 2-D tiles (below)
+            CHECK(prepared(descs[0], tables).shape == inner_shape::transpose);
+            CHECK(prepared(descs[1], tables).shape == inner_shape::transpose);
+        }
         CHECK(detail::inner_axis(prepared(descs[2], tables)).extent == 61);
+    }
+}
+
+TEST_CASE("transposing copies of 1- and 2-byte elements move 2-D tiles", "[engine]") {
+    // A copy whose output row reads the input an element a line apart, while another axis reads
+    // it in sequence, moves 2-D blocks of the two: tiles of 16 x 16 bytes (8 x 8 2-byte
+    // elements) in bands of a line of each output row, with element tails on both sides where
+    // the extents are no multiple of a tile or a band. Permuted inputs, strided outputs, windows,
+    // negative strides, and padded outer axes (fill and table rows of the whole block); each plan
+    // runs whole, in parts cut at random, and on several threads.
+    auto with_strides = [](data_type type, std::vector<std::uint32_t> sizes, std::vector<std::uint32_t> strides) {
+        return make_buffer_tensor_desc(type, std::move(sizes), std::move(strides));
+    };
+    std::mt19937 cuts(9);
+    for (data_type type : {data_type::uint8, data_type::float16, data_type::float32}) {
+        CAPTURE(to_string(type));
+        const bool narrow = element_size(type) <= 2;
+        std::vector<operator_desc> transposed, others;
+        for (const auto& [n, a, b] : {std::tuple{2u, 16u, 16u}, std::tuple{1u, 37u, 53u}, std::tuple{3u, 70u, 129u},
+                                      std::tuple{2u, 8u, 200u}, std::tuple{2u, 133u, 9u}}) {
+            CAPTURE(n, a, b);
+            const bool tiles = a >= 16 / element_size(type) && b >= 16 / element_size(type);
+            auto& into = narrow && tiles ? transposed : others;
+            // the input's axis 1 fastest: the output's rows (axis 2) read it a elements apart
+            const auto permuted_in = with_strides(type, {n, a, b}, {a * b + 3, 1, a});
+            into.push_back(slice1_desc{permuted_in, packed(type, {n, a, b}), {0, 0, 0}, {n, a, b}, {1, 1, 1}});
+            // the rows read backwards, and the batch
+            into.push_back(slice1_desc{permuted_in, packed(type, {n, a, b}), {0, 0, 0}, {n, a, b}, {-1, 1, -1}});
+            // a packed input into an output whose axis 1 is fastest
+            into.push_back(slice1_desc{packed(type, {n, a, b}), with_strides(type, {n, a, b}, {a * b, 1, a}), {0, 0, 0},
+                                       {n, a, b}, {1, 1, 1}});
+            // padded batches: fill blocks (CONSTANT) and table blocks (EDGE) through the general row
+            for (padding_mode mode : {padding_mode::constant, padding_mode::edge})
+                into.push_back(padding1_desc{permuted_in, packed(type, {n + 3, a, b}), mode, type,
+                                             scalar_union::of(std::uint64_t{0x1122334455667788u}), {2, 0, 0}, {1, 0, 0}});
+            // the input's fastest axis read backwards: no tiles, the general walk
+            others.push_back(slice1_desc{permuted_in, packed(type, {n, a, b}), {0, 0, 0}, {n, a, b}, {1, -1, 1}});
+        }
+        std::vector<operator_desc> all = transposed;
+        all.insert(all.end(), others.begin(), others.end());
+        // depth to space with B = 8: tiles of 2-byte elements, the general walk for 1-byte ones
+        for (std::uint32_t block : {5u, 8u})
+            all.push_back(depth_to_space1_desc{packed(type, {2, 3 * block * block, 5, 40}),
+                                                  packed(type, {2, 3, 5 * block, 40 * block}), block,
+                                                  depth_space_order::column_row_depth});
+        for (const operator_desc& d : transposed) {
+            std::vector<std::ptrdiff_t> tables;
+            REQUIRE(prepared(d, tables).shape == inner_shape::transpose);
+        }
+        for (const operator_desc& d : others) {
+            std::vector<std::ptrdiff_t> tables;
+            REQUIRE(prepared(d, tables).shape != inner_shape::transpose);
+        }
+        for (const operator_desc& d : all) {
+            matches_naive(d);
+            for (std::size_t threads : {2u, 3u}) matches_naive(d, threads);
+            matches_naive_through(d, [&](const auto& input, auto& output) {
+                std::vector<std::ptrdiff_t> tables;
+                const detail::prepared_plan p = detail::prepare(detail::checked_plan(d, input, output, newest_feature_level, tables));
+                for (std::ptrdiff_t first = 0; first < p.rows;) {
+                    const std::ptrdiff_t last = std::min<std::ptrdiff_t>(p.rows, first + 1 + static_cast<std::ptrdiff_t>(cuts() % 3));
+                    detail::execute_part(p, first, last);
+                    first = last;
+                }
+            });
+        }
+        CHECK(transposed.empty() == !narrow);
     }
 }
 

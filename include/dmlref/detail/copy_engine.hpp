@@ -13,7 +13,8 @@
 /// output stride and merged where contiguous in both tensors, and the innermost one or two axes
 /// become a row kernel chosen once per plan: memcpy for contiguous runs, reversed runs, stride-2
 /// runs, the interleave of depth to space and the de-interleave of space to depth (B = 2 to 4),
-/// gathers through padding tables, fills, and a plain strided loop for everything else. The
+/// 2-D tiles of transposing copies of 1- and 2-byte elements, gathers through padding tables,
+/// fills, and a plain strided loop for everything else. The
 /// kernels compilers do not vectorize at -O2 use 16-byte vector shuffles (GCC 12+, Clang), and
 /// interleaves of 3 or 4 rows SSSE3 byte shuffles or AVX-512 VBMI byte permutes where the processor
 /// has them (x86-64; VBMI with GCC). Outputs
@@ -651,6 +652,55 @@ struct mover {
         (void)shuffle;
         for (; x < count; ++x) one();
     }
+
+    /// Elements per side of a transposed tile: a 16-byte vector's lanes.
+    static constexpr std::ptrdiff_t tile = 16 / w;
+
+#if DMLREF_VECTOR_KERNELS
+    /// A tile of `tile` x `tile` elements: `tile` input rows `in_step` bytes apart, each of `tile`
+    /// contiguous elements, become `tile` output rows `out_step` bytes apart. Each round zips rows
+    /// r and r + tile / 2 (unpack low and high): the (row, lane) index bits of an element rotate
+    /// by one, so log2(tile) rounds transpose.
+    static void transpose_tile(std::byte* out, std::ptrdiff_t out_step, const std::byte* in, std::ptrdiff_t in_step) noexcept {
+        constexpr std::size_t n = static_cast<std::size_t>(tile), half = n / 2;
+        vec r[n], t[n];
+        for (std::size_t i = 0; i < n; ++i) r[i] = load_vec(in + static_cast<std::ptrdiff_t>(i) * in_step);
+        for (std::size_t round = 1; round < n; round *= 2) {
+            for (std::size_t i = 0; i < half; ++i) {
+                t[2 * i] = zipped<0>(r[i], r[i + half], lane_indices{});
+                t[2 * i + 1] = zipped<half>(r[i], r[i + half], lane_indices{});
+            }
+            for (std::size_t i = 0; i < n; ++i) r[i] = t[i];
+        }
+        for (std::size_t i = 0; i < n; ++i) store_vec(out + static_cast<std::ptrdiff_t>(i) * out_step, r[i]);
+    }
+#endif
+
+    /// out[a * out_step + b * w] = in[a * w + b * in_step] for a < rows, b < cols (steps in bytes):
+    /// a 2-D block read along a (contiguous in the input) and written along b (contiguous in the
+    /// output). Walked in bands of a line's worth of b (64 bytes of each output row) and, inside a
+    /// band, in tiles along a, so that the input lines a tile reads are read on by the next tiles
+    /// and every output line of a band is written whole before the next band.
+    static void transpose(std::byte* out, std::ptrdiff_t out_step, const std::byte* in, std::ptrdiff_t in_step,
+                          std::ptrdiff_t rows, std::ptrdiff_t cols) noexcept {
+        constexpr std::ptrdiff_t band = 64 / w;
+        auto block = [&](std::ptrdiff_t a0, std::ptrdiff_t a1, std::ptrdiff_t b0, std::ptrdiff_t b1) {
+            for (std::ptrdiff_t a = a0; a < a1; ++a)
+                for (std::ptrdiff_t b = b0; b < b1; ++b) store(out + a * out_step + b * w, load(in + a * w + b * in_step));
+        };
+        for (std::ptrdiff_t b0 = 0; b0 < cols; b0 += band) {
+            const std::ptrdiff_t b1 = cols - b0 < band ? cols : b0 + band;
+            std::ptrdiff_t a = 0;
+            for (; a + tile <= rows; a += tile) {
+                std::ptrdiff_t b = b0;
+#if DMLREF_VECTOR_KERNELS
+                for (; b + tile <= b1; b += tile) transpose_tile(out + a * out_step + b * w, out_step, in + a * w + b * in_step, in_step);
+#endif
+                block(a, a + tile, b, b1);
+            }
+            block(a, rows, b0, b1);
+        }
+    }
 };
 
 /// Input offset of coordinate `c` on `axis`, or false when it falls in a fill piece.
@@ -694,6 +744,7 @@ enum class inner_shape : std::uint8_t {
     rows,         ///< the innermost axis, piece by piece
     interleave,   ///< the two innermost axes: B input rows zipped into one output row
     deinterleave, ///< the two innermost axes: one input row dealt into B output rows
+    transpose,    ///< the two innermost axes: a 2-D block read along one and written along the other
 };
 
 /// A plan made ready to run: simplified, its loops ordered, its inner kernel chosen.
@@ -874,6 +925,25 @@ inline prepared_plan prepare(const copy_plan& source) noexcept {
             }
         }
     }
+    // A transposing copy of narrow elements: the output's row reads the input an element a line
+    // apart, and another axis reads it in sequence. Both go innermost, and the transpose kernel
+    // moves 2-D tiles of them, read as rows of the input and written as rows of the output, so
+    // that both sides move whole vectors and lines (the walk below moves one element at a time).
+    if (p.shape == inner_shape::rows && plan.rank >= 2 && plan.width <= 2 && inner.single_affine() &&
+        inner.out_stride == 1) {
+        const std::ptrdiff_t tile = 16 / static_cast<std::ptrdiff_t>(plan.width);
+        const std::ptrdiff_t step = magnitude(inner.pieces[0].step);
+        for (std::size_t a = last; step > 1 && inner.extent >= tile && a-- > 0;) {
+            const axis_plan& k = plan.axes[a];
+            if (k.single_affine() && k.pieces[0].step == 1 && k.extent >= tile) {
+                const axis_plan moved = k;
+                for (std::size_t b = a; b + 1 < last; ++b) plan.axes[b] = plan.axes[b + 1];
+                plan.axes[last - 1] = moved;
+                p.shape = inner_shape::transpose;
+                break;
+            }
+        }
+    }
     // A row whose elements lie a line or more apart in the input (a copy into a transposed or
     // column-major output, depth to space with B > 4) reads a line per element. Walked in output
     // order with the axes that read the input in sequence far outside it, a line is read again
@@ -962,7 +1032,7 @@ inline prepared_plan prepare(const copy_plan& source) noexcept {
     // Rows that do not follow one another in an input larger than the caches break the hardware
     // prefetchers' streams; the row kernels then prefetch the row `ahead` rows on. (Interleaves
     // read B streams the hardware follows, and measured no faster with it.)
-    if (p.shape != inner_shape::interleave && p.outer_rank > 0) {
+    if (p.shape != inner_shape::interleave && p.shape != inner_shape::transpose && p.outer_rank > 0) {
         std::ptrdiff_t reach = 1;         // elements from the lowest input offset to the highest, at most
         std::ptrdiff_t low = 0, high = 0; // the input one row reads, from the row's input pointer
         std::ptrdiff_t elements = 1;      // the elements one row moves
@@ -1129,10 +1199,35 @@ template <std::size_t Width> struct row_kernels {
     struct any {
         static constexpr bool padded = true;
         const prepared_plan& p;
+        const axis_plan& in_axis;
+        // Read once, not per row: a row's stores may alias the plan, so the compiler loads what
+        // the row reads from it again after every piece.
+        std::size_t pieces;
+        std::ptrdiff_t out_step;
         typename move::word fill_value;
-        explicit any(const prepared_plan& plan) noexcept : p(plan) { std::memcpy(&fill_value, p.plan.fill.data(), Width); }
+        explicit any(const prepared_plan& plan) noexcept
+            : p(plan), in_axis(inner_axis(plan)), pieces(in_axis.piece_count), out_step(in_axis.out_stride * w) {
+            std::memcpy(&fill_value, p.plan.fill.data(), Width);
+        }
         void operator()(std::byte* out, const std::byte* in, bool row_fill = false) const noexcept {
-            const axis_plan& in_axis = inner_axis(p);
+            if (p.shape != inner_shape::rows) return two_axes(out, in, row_fill);
+            for (std::size_t k = 0; k < pieces; ++k) {
+                const piece& pc = in_axis.pieces[k];
+                if (row_fill || pc.how == piece::kind::fill) {
+                    move::fill(out, pc.count, out_step, fill_value);
+                } else if (pc.how == piece::kind::affine) {
+                    move::run(out, out_step, in + pc.start * w, pc.step * w, pc.count, p.stream_runs);
+                } else if (table_length(pc) == pc.count) { // a table that covers its border: one gather
+                    move::gather(out, out_step, in, pc.offsets, pc.count);
+                } else { // a table length at a time: the border repeats it
+                    gather_repeated(out, out_step, in, pc);
+                }
+                out += pc.count * out_step;
+            }
+        }
+        /// The rows of the shapes with two inner axes, with the plain strided loop. Out of line:
+        /// inline, each shape's branch cost the padded rows above instructions of their own.
+        DMLREF_NOINLINE void two_axes(std::byte* out, const std::byte* in, bool row_fill) const noexcept {
             const std::ptrdiff_t in_step = in_axis.pieces[0].step * w;
             if (p.shape == inner_shape::interleave) { // out[x * B + k] = in[k * S + x]
                 const std::ptrdiff_t n = second_axis(p).extent;
@@ -1146,25 +1241,26 @@ template <std::size_t Width> struct row_kernels {
                     if (row_fill) move::fill(out + k * row_step, n, w, fill_value);
                     else move::strided(out + k * row_step, w, in + k * w, p.block * w, n);
                 }
-            } else {
-                const std::ptrdiff_t out_step = in_axis.out_stride * w;
-                for (std::size_t k = 0; k < in_axis.piece_count; ++k) {
-                    const piece& pc = in_axis.pieces[k];
-                    if (row_fill || pc.how == piece::kind::fill) {
-                        move::fill(out, pc.count, out_step, fill_value);
-                    } else if (pc.how == piece::kind::affine) {
-                        move::run(out, out_step, in + pc.start * w, pc.step * w, pc.count, p.stream_runs);
-                    } else { // a table length at a time: the border repeats it
-                        const std::ptrdiff_t period = table_length(pc);
-                        for (std::ptrdiff_t j = 0; j < pc.count; j += period)
-                            move::gather(out + j * out_step, out_step, in, pc.offsets,
-                                         pc.count - j < period ? pc.count - j : period);
-                    }
-                    out += pc.count * out_step;
+            } else { // transpose: out[a * T + b] = in[a + b * S]
+                const axis_plan& across = second_axis(p);
+                for (std::ptrdiff_t a = 0; a < across.extent; ++a) {
+                    if (row_fill) move::fill(out + a * across.out_stride * w, in_axis.extent, w, fill_value);
+                    else move::strided(out + a * across.out_stride * w, w, in + a * w, in_step, in_axis.extent);
                 }
             }
         }
     };
+    /// A border longer than its table, a table's length at a time. Out of line, and apart from
+    /// the one gather of a border its table covers (every border of min_table_length or fewer
+    /// coordinates): inline, this loop's setup, bounds and spilled registers cost each padded row
+    /// about 50 instructions, and the gathering pads of the speed table at 4 MiB ran 4-10% slower
+    /// (bench/README.md, "The gathering pads' rows").
+    DMLREF_NOINLINE static void gather_repeated(std::byte* out, std::ptrdiff_t out_step, const std::byte* in,
+                                                const piece& pc) noexcept {
+        const std::ptrdiff_t length = table_length(pc);
+        for (std::ptrdiff_t j = 0; j < pc.count; j += length)
+            move::gather(out + j * out_step, out_step, in, pc.offsets, pc.count - j < length ? pc.count - j : length);
+    }
     struct reverse {
         static constexpr bool padded = false;
         std::ptrdiff_t count;
@@ -1221,12 +1317,25 @@ template <std::size_t Width> struct row_kernels {
         }
     };
 
+    /// Transposing copies of narrow elements: one 2-D block a row (prepare() chooses them).
+    struct transpose {
+        static constexpr bool padded = false;
+        std::ptrdiff_t out_step, in_step, rows, cols;
+        explicit transpose(const prepared_plan& p) noexcept
+            : out_step(second_axis(p).out_stride * w), in_step(inner_axis(p).pieces[0].step * w),
+              rows(second_axis(p).extent), cols(inner_axis(p).extent) {}
+        void operator()(std::byte* out, const std::byte* in) const noexcept {
+            move::transpose(out, out_step, in, in_step, rows, cols);
+        }
+    };
+
     /// The row loop for the plan's inner shape.
     static rows_fn choose(const prepared_plan& p) noexcept {
         if (p.shape == inner_shape::interleave)
             return p.block == 2 ? rows<interleave<true>> : rows<interleave<false>>;
         if (p.shape == inner_shape::deinterleave)
             return p.block == 2 ? rows<deinterleave<2>> : p.block == 3 ? rows<deinterleave<3>> : rows<deinterleave<4>>;
+        if (p.shape == inner_shape::transpose) return rows<transpose>;
         const axis_plan& in_axis = inner_axis(p);
         if (!in_axis.single_affine()) return byte_kernels::framed::fits(in_axis) ? rows<byte_kernels::framed> : rows<any>;
         const std::ptrdiff_t in_step = in_axis.pieces[0].step;
