@@ -157,13 +157,14 @@ TEST_CASE("d3d12: the WARP adapter (IDXGIFactory4::EnumWarpAdapter) runs the ker
         check_runs_kernels(c);
     } catch (const d3d12::error& e) {
         // Windows always has WARP. Wine's DXGI (8.0) has the method but not the adapter: a stub
-        // that returns E_NOTIMPL. Only that is excused, and it says so (docs/d3d12.md).
+        // that returns E_NOTIMPL. Only that is excused, and it says so: ctest reports a test whose
+        // output holds "skipped here: " as skipped (tests/CMakeLists.txt), and docs/d3d12.md lists it.
         if (static_cast<std::uint32_t>(e.result()) != static_cast<std::uint32_t>(E_NOTIMPL) ||
-            e.call() != "IDXGIFactory4::EnumWarpAdapter")
+            e.call() != "IDXGIFactory4::EnumWarpAdapter" ||
+            std::string(e.what()).find("the WARP adapter cannot be used") == std::string::npos)
             throw;
-        CHECK(std::string(e.what()).find("the WARP adapter cannot be used") != std::string::npos);
-        WARN("skipped: this D3D12 runtime's DXGI has no WARP adapter (Wine's IDXGIFactory4::EnumWarpAdapter is a "
-             "stub returning E_NOTIMPL): "
+        WARN("skipped here: this D3D12 runtime's DXGI has no WARP adapter (Wine's IDXGIFactory4::EnumWarpAdapter is "
+             "a stub returning E_NOTIMPL): "
              << e.what());
     }
 }
