@@ -54,7 +54,9 @@ if grep -q 'vkd3d' <<<"$deps"; then
   exit 1
 fi
 for object in tests/d3d12/CMakeFiles/test_d3d12_basic.dir/test_gpu_basic.cpp.obj tools/CMakeFiles/dmlref_cli.dir/main.cpp.obj; do
-  ninja -C "$build" -t deps "$object" | grep -Eq 'mingw-w64/include/d3d12\.h$' ||
+  # (into a variable first: grep -q stops reading early, and pipefail would count ninja's SIGPIPE)
+  object_deps=$(ninja -C "$build" -t deps "$object")
+  grep -Eq 'mingw-w64/include/d3d12\.h$' <<<"$object_deps" ||
     { echo "dmlref: $object was not compiled against mingw-w64's <d3d12.h>" >&2; exit 1; }
 done
 echo "dmlref: the D3D12 code was compiled against mingw-w64's <d3d12.h>; no vkd3d header in the build"
