@@ -61,10 +61,10 @@ for object in tests/d3d12/CMakeFiles/test_d3d12_basic.dir/test_gpu_basic.cpp.obj
 done
 echo "dmlref: the D3D12 code was compiled against mingw-w64's <d3d12.h>; no vkd3d header in the build"
 
-# Warm-up: the first Wine process that opens a window station (creating a D3D12 device does)
-# starts explorer.exe for the desktop, and explorer.exe inherits that process's standard streams.
-# Started by a test, it would hold ctest's pipe open and stall that test for minutes; started here
-# with its streams on /dev/null, it holds nothing anyone waits for.
+# Warm-up: the first Wine process that creates a D3D12 device opens the desktop, which starts
+# explorer.exe; doing it here keeps that start-up out of the tests' times. (explorer.exe inherits
+# the standard streams of the process that starts it, and Wine may start it again later when the
+# desktop has been idle: cmake/wine64-run.sh therefore hands Wine files, never the caller's pipes.)
 cmake/wine64-run.sh "$build/bin/test_d3d12_basic.exe" "d3d12: 8-byte elements move as two words" > /dev/null 2>&1 || true
 
 # Not here: the packaging tests (they build with the host's compiler), test_allocation (see

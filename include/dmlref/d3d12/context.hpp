@@ -296,7 +296,9 @@ private:
         std::string why;
         if (r.result == DXGI_ERROR_NOT_FOUND && choice.kind == adapter_choice::kind_type::index) {
             const std::uint32_t count = platform::adapter_count();
-            why = count == 0 ? ": there are no adapters" : fmt::format(": there are {} (indices 0 to {})", count, count - 1);
+            why = count == 0   ? std::string(": there are no adapters")
+                  : count == 1 ? std::string(": there is 1 adapter (index 0)")
+                               : fmt::format(": there are {} adapters (indices 0 to {})", count, count - 1);
         } else if (r.result == E_NOTIMPL) {
             why = ": this D3D12 runtime's DXGI does not implement it";
         }
