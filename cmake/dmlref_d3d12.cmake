@@ -2,8 +2,9 @@
 #   DMLREF_D3D12=AUTO  build it where a D3D12 implementation is found, else say why it is skipped
 #   DMLREF_D3D12=ON    fail the configure step when none is found
 #   DMLREF_D3D12=OFF   never build it
-# On Windows the implementation is the system's d3d12.dll. On Linux it is vkd3d (libvkd3d-utils)
-# with a Vulkan loader and a Vulkan driver (Mesa's lavapipe runs it on the CPU).
+# On Windows the implementation is the system's d3d12.dll (and dxgi.dll to choose an adapter). On
+# Linux it is vkd3d (libvkd3d-utils) with a Vulkan loader and a Vulkan driver (Mesa's lavapipe runs
+# it on the CPU).
 set(DMLREF_D3D12 AUTO CACHE STRING "Build the D3D12 backend: AUTO, ON or OFF")
 set_property(CACHE DMLREF_D3D12 PROPERTY STRINGS AUTO ON OFF)
 
@@ -20,7 +21,8 @@ if(DMLREF_D3D12 STREQUAL "OFF")
   message(STATUS "dmlref: D3D12 backend off (DMLREF_D3D12=OFF)")
 elseif(WIN32)
   add_library(dmlref_d3d12 INTERFACE)
-  target_link_libraries(dmlref_d3d12 INTERFACE dmlref::dmlref d3d12)
+  # d3d12: D3D12CreateDevice and D3D12SerializeRootSignature; dxgi: the adapter choices.
+  target_link_libraries(dmlref_d3d12 INTERFACE dmlref::dmlref d3d12 dxgi)
   set(DMLREF_HAVE_D3D12 ON)
 else()
   find_package(PkgConfig QUIET)

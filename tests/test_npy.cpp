@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -226,6 +228,29 @@ TEST_CASE("npy: parse of an owned file reuses its bytes and gives the same array
     auto long_header = bytes_of(std::string("\x93NUMPY\x02\x00\x01\x00\x10\x00{", 13));
     long_header.resize(long_header.size() + (std::size_t{1} << 20), std::byte{' '});
     CHECK_THROWS_WITH(npy::parse(long_header), Catch::Contains("1048577 bytes") && Catch::Contains("longer than dmlref reads"));
+}
+
+TEST_CASE("npy: a write's temporary is created exclusively, never opened when something has its name", "[npy]") {
+    // Every platform's branch of detail::open_file: on Windows, msvcrt ignores fopen's "x".
+    const auto dir = std::filesystem::temp_directory_path() / "dmlref_test_npy_exclusive";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const auto path = dir / "taken";
+    std::FILE* first = npy::detail::open_file(path, true);
+    REQUIRE(first != nullptr);
+    CHECK(std::fputs("first", first) >= 0);
+    std::fclose(first);
+    std::FILE* second = npy::detail::open_file(path, true);
+    CHECK(second == nullptr);
+    if (second) std::fclose(second);
+    // The file keeps its bytes, and a write through a temporary replaces it whole.
+    CHECK(npy::read_bytes(path) == bytes_of(std::string("first")));
+    npy::write_file_atomically(path, std::as_bytes(std::span("new", 3)));
+    CHECK(npy::read_bytes(path) == bytes_of(std::string("new")));
+    std::vector<std::string> names;
+    for (auto& e : std::filesystem::directory_iterator(dir)) names.push_back(e.path().filename().string());
+    CHECK(names == std::vector<std::string>{"taken"});
+    std::filesystem::remove_all(dir);
 }
 
 #if defined(__unix__) || defined(__APPLE__)

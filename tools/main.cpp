@@ -10,6 +10,7 @@
 #include <exception>
 #include <filesystem>
 #include <iostream>
+#include <iterator>
 #include <new>
 #include <set>
 
@@ -50,14 +51,14 @@ struct usage_error : std::runtime_error {
 namespace signals {
 
 std::atomic<bool> armed{false};
-char temporary[4096];
+fs::path::value_type temporary[4096]; // wide on Windows, where paths are
 static_assert(std::atomic<bool>::is_always_lock_free, "the handler reads `armed`; it must be lock-free to be signal-safe");
 
 void on_temporary(const fs::path* path) noexcept {
     armed.store(false);
     if (!path) return;
     const auto& native = path->native();
-    if (native.size() >= sizeof temporary) return; // too long to record: the temporary may stay behind
+    if (native.size() >= std::size(temporary)) return; // too long to record: the temporary may stay behind
     std::memcpy(temporary, native.c_str(), (native.size() + 1) * sizeof(native[0]));
     armed.store(true);
 }
@@ -67,6 +68,8 @@ extern "C" void on_signal(int sig) {
     if (armed.load()) {
 #if defined(__unix__) || defined(__APPLE__)
         ::unlink(temporary);
+#elif defined(_WIN32)
+        ::_wremove(temporary);
 #else
         std::remove(temporary);
 #endif

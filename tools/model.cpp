@@ -31,6 +31,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #endif
+#if defined(_WIN32)
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h> // GlobalMemoryStatusEx
+#endif
 
 namespace dmlref::model {
 namespace {
@@ -874,6 +883,7 @@ command command_field(const model& m, const json& c, const at& where, const path
 
 } // namespace
 
+#if defined(__linux__)
 namespace {
 
 /// The first number a small text file holds, if it holds one ("max" does not).
@@ -887,6 +897,7 @@ std::optional<std::uint64_t> number_in(const char* path) {
 }
 
 } // namespace
+#endif
 
 std::uint64_t available_memory() {
 #if defined(__linux__)
@@ -907,6 +918,12 @@ std::uint64_t available_memory() {
         available = available ? std::min(*available, left) : left;
     }
     if (available) return *available;
+#endif
+#if defined(_WIN32)
+    // The physical memory free now (a job object's limit, where one binds, is not asked).
+    MEMORYSTATUSEX status{};
+    status.dwLength = sizeof status;
+    if (GlobalMemoryStatusEx(&status) && status.ullAvailPhys > 0) return status.ullAvailPhys;
 #endif
 #if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
     const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);

@@ -29,6 +29,12 @@
 #include <utility>
 #include <vector>
 
+#ifdef _WIN32
+#include <fcntl.h>    // _O_* flags
+#include <io.h>       // _wopen, _close
+#include <sys/stat.h> // _S_IREAD, _S_IWRITE
+#endif
+
 #include "data_type.hpp"
 #include "error.hpp"
 
@@ -331,9 +337,17 @@ inline array parse(std::vector<std::byte>&& file, std::string_view name = "<memo
 
 namespace detail {
 
+/// Opens `path` to read, or creates it to write, failing if anything exists under that name.
 inline std::FILE* open_file(const std::filesystem::path& path, bool write_exclusive) noexcept {
 #ifdef _WIN32
-    return ::_wfopen(path.c_str(), write_exclusive ? L"wbx" : L"rb");
+    if (!write_exclusive) return ::_wfopen(path.c_str(), L"rb");
+    // Not fopen's "wbx": msvcrt.dll, the C library of mingw-w64 (and Wine's), ignores the "x" and
+    // opens an existing file; only the UCRT honours it. _O_EXCL is honoured by both.
+    const int fd = ::_wopen(path.c_str(), _O_WRONLY | _O_CREAT | _O_EXCL | _O_BINARY, _S_IREAD | _S_IWRITE);
+    if (fd < 0) return nullptr;
+    std::FILE* file = ::_fdopen(fd, "wb");
+    if (!file) ::_close(fd);
+    return file;
 #else
     return std::fopen(path.c_str(), write_exclusive ? "wbx" : "rb");
 #endif

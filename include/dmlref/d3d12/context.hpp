@@ -32,9 +32,10 @@ namespace dmlref::d3d12 {
 class error : public std::runtime_error {
 public:
     error(std::string call, HRESULT result)
-        : std::runtime_error(fmt::format("d3d12: {} failed with HRESULT {:#010x}", call,
-                                         static_cast<std::uint32_t>(result))),
-          call_(std::move(call)), result_(result) {}
+        : error(call, result, fmt::format("d3d12: {} failed with HRESULT {:#010x}", call, static_cast<std::uint32_t>(result))) {}
+    /// The same with a message of its own (which names the call and the HRESULT).
+    error(std::string call, HRESULT result, const std::string& message)
+        : std::runtime_error(message), call_(std::move(call)), result_(result) {}
     const std::string& call() const noexcept { return call_; }
     HRESULT result() const noexcept { return result_; }
 
@@ -69,8 +70,43 @@ private:
     T* p_ = nullptr;
 };
 
+/// The adapter a context creates its device on. A choice that cannot be had (an index past the
+/// last adapter, no WARP adapter, or no DXGI at all, as with vkd3d on Linux) is a d3d12::error
+/// that names it.
+struct adapter_choice {
+    enum class kind_type : std::uint8_t {
+        default_adapter, ///< D3D12CreateDevice's default (the first hardware adapter)
+        warp,            ///< IDXGIFactory4::EnumWarpAdapter: Windows' software rasteriser
+        index,           ///< IDXGIFactory1::EnumAdapters1(index)
+    };
+    kind_type kind = kind_type::default_adapter;
+    /// The adapter's index (kind index only).
+    std::uint32_t index = 0;
+
+    /// D3D12CreateDevice's default adapter.
+    static constexpr adapter_choice default_adapter() noexcept { return {}; }
+    /// The WARP adapter (a GPU-less machine, such as a CI runner, can verify kernels on it).
+    static constexpr adapter_choice warp() noexcept { return {kind_type::warp, 0}; }
+    /// Adapter `i` as IDXGIFactory1::EnumAdapters1 lists them.
+    static constexpr adapter_choice at(std::uint32_t i) noexcept { return {kind_type::index, i}; }
+
+    friend constexpr bool operator==(const adapter_choice&, const adapter_choice&) noexcept = default;
+};
+
+/// "the default adapter", "the WARP adapter" or "adapter index 2".
+inline std::string to_string(const adapter_choice& choice) {
+    switch (choice.kind) {
+    case adapter_choice::kind_type::warp: return "the WARP adapter";
+    case adapter_choice::kind_type::index: return fmt::format("adapter index {}", choice.index);
+    case adapter_choice::kind_type::default_adapter: break;
+    }
+    return "the default adapter";
+}
+
 /// Options of a context.
 struct context_options {
+    /// The adapter of the device the context creates (ignored when the context is given a device).
+    adapter_choice adapter = {};
     /// Validate descs at this DirectML feature level before any GPU work.
     feature_level level = newest_feature_level;
     /// Deliberately wrong kernels (tests of the verification only).
@@ -81,9 +117,9 @@ struct context_options {
 /// (compiled on first use). Not thread-safe: one context per thread.
 class context {
 public:
-    /// A context on the default adapter.
+    /// A context on a new device on `options.adapter` (by default, the default adapter).
     explicit context(context_options options = {}) : options_(options) {
-        check_hresult(platform::create_device(device_.put()), "D3D12CreateDevice");
+        create_device(options.adapter);
         init(nullptr);
     }
     /// A context on an existing device and, optionally, a compute or direct queue of it.
@@ -239,6 +275,36 @@ private:
             }
         }
         return packed;
+    }
+
+    void create_device(const adapter_choice& choice) {
+        if (choice.kind == adapter_choice::kind_type::default_adapter) {
+            check_hresult(platform::create_device(device_.put()), "D3D12CreateDevice");
+            return;
+        }
+        const char* needs = choice.kind == adapter_choice::kind_type::warp ? "IDXGIFactory4::EnumWarpAdapter"
+                                                                            : "IDXGIFactory1::EnumAdapters1";
+        if (!platform::have_dxgi)
+            throw error(needs, E_NOTIMPL,
+                        fmt::format("d3d12: {} needs DXGI ({}), which this D3D12 implementation (vkd3d on Linux) "
+                                    "does not have; only the default adapter can be used here",
+                                    to_string(choice), needs));
+        const platform::call_result r = choice.kind == adapter_choice::kind_type::warp
+                                            ? platform::create_device_on_warp(device_.put())
+                                            : platform::create_device_on_adapter(choice.index, device_.put());
+        if (SUCCEEDED(r.result)) return;
+        std::string why;
+        if (r.result == DXGI_ERROR_NOT_FOUND && choice.kind == adapter_choice::kind_type::index) {
+            const std::uint32_t count = platform::adapter_count();
+            why = count == 0   ? std::string(": there are no adapters")
+                  : count == 1 ? std::string(": there is 1 adapter (index 0)")
+                               : fmt::format(": there are {} adapters (indices 0 to {})", count, count - 1);
+        } else if (r.result == E_NOTIMPL) {
+            why = ": this D3D12 runtime's DXGI does not implement it";
+        }
+        throw error(r.call, r.result,
+                    fmt::format("d3d12: {} cannot be used: {} failed with HRESULT {:#010x}{}", to_string(choice), r.call,
+                                static_cast<std::uint32_t>(r.result), why));
     }
 
     void init(ID3D12CommandQueue* queue) {

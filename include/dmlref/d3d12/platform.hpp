@@ -16,6 +16,7 @@
 #endif
 #include <windows.h>
 #include <d3d12.h>
+#include <dxgi1_4.h>
 #else
 #ifndef WIDL_EXPLICIT_AGGREGATE_RETURNS
 #define WIDL_EXPLICIT_AGGREGATE_RETURNS
@@ -45,6 +46,78 @@ inline constexpr GUID iid_pipeline_state = {0x765a30f3, 0xf624, 0x4c6f, {0xa8, 0
 inline HRESULT create_device(ID3D12Device** device) {
     return D3D12CreateDevice(nullptr, D3D_FEATURE_LEVEL_11_0, iid_device, reinterpret_cast<void**>(device));
 }
+
+/// The HRESULT of a step that may fail, and the call that returned it.
+struct call_result {
+    HRESULT result;
+    const char* call;
+};
+
+#if defined(_WIN32)
+/// Whether adapters can be chosen (through DXGI). vkd3d on Linux has no DXGI.
+inline constexpr bool have_dxgi = true;
+
+inline constexpr GUID iid_dxgi_factory1 = {0x770aae78, 0xf26f, 0x4dba, {0xa8, 0x29, 0x25, 0x3c, 0x83, 0xd1, 0xb3, 0x87}};
+inline constexpr GUID iid_dxgi_factory4 = {0x1bc6ea02, 0xef36, 0x464f, {0xbf, 0x0c, 0x21, 0xca, 0x39, 0xe5, 0x16, 0x8a}};
+inline constexpr GUID iid_dxgi_adapter = {0x2411e7e1, 0x12ac, 0x4ccf, {0xbd, 0x14, 0x97, 0x98, 0xe8, 0x53, 0x4d, 0xc0}};
+
+namespace detail {
+/// Releases a COM object at scope exit (the backend's com_ptr lives above this layer).
+template <class T> struct released {
+    T* p = nullptr;
+    released() = default;
+    released(const released&) = delete;
+    released& operator=(const released&) = delete;
+    ~released() { if (p) p->Release(); }
+};
+} // namespace detail
+
+/// D3D12CreateDevice at feature level 11_0 on the WARP adapter (IDXGIFactory4::EnumWarpAdapter).
+inline call_result create_device_on_warp(ID3D12Device** device) {
+    detail::released<IDXGIFactory4> factory;
+    if (HRESULT hr = CreateDXGIFactory1(iid_dxgi_factory4, reinterpret_cast<void**>(&factory.p)); FAILED(hr))
+        return {hr, "CreateDXGIFactory1 (IDXGIFactory4)"};
+    detail::released<IDXGIAdapter> adapter;
+    if (HRESULT hr = factory.p->EnumWarpAdapter(iid_dxgi_adapter, reinterpret_cast<void**>(&adapter.p)); FAILED(hr))
+        return {hr, "IDXGIFactory4::EnumWarpAdapter"};
+    return {D3D12CreateDevice(adapter.p, D3D_FEATURE_LEVEL_11_0, iid_device, reinterpret_cast<void**>(device)),
+            "D3D12CreateDevice"};
+}
+
+/// D3D12CreateDevice at feature level 11_0 on adapter `index` of IDXGIFactory1::EnumAdapters1
+/// (DXGI_ERROR_NOT_FOUND past the last one).
+inline call_result create_device_on_adapter(std::uint32_t index, ID3D12Device** device) {
+    detail::released<IDXGIFactory1> factory;
+    if (HRESULT hr = CreateDXGIFactory1(iid_dxgi_factory1, reinterpret_cast<void**>(&factory.p)); FAILED(hr))
+        return {hr, "CreateDXGIFactory1"};
+    detail::released<IDXGIAdapter1> adapter;
+    if (HRESULT hr = factory.p->EnumAdapters1(index, &adapter.p); FAILED(hr)) return {hr, "IDXGIFactory1::EnumAdapters1"};
+    return {D3D12CreateDevice(adapter.p, D3D_FEATURE_LEVEL_11_0, iid_device, reinterpret_cast<void**>(device)),
+            "D3D12CreateDevice"};
+}
+
+/// The number of adapters IDXGIFactory1::EnumAdapters1 lists (0 when no factory can be made).
+inline std::uint32_t adapter_count() {
+    detail::released<IDXGIFactory1> factory;
+    if (FAILED(CreateDXGIFactory1(iid_dxgi_factory1, reinterpret_cast<void**>(&factory.p)))) return 0;
+    std::uint32_t count = 0;
+    for (; count < 4096; ++count) {
+        detail::released<IDXGIAdapter1> adapter;
+        if (FAILED(factory.p->EnumAdapters1(count, &adapter.p))) break;
+    }
+    return count;
+}
+#else
+/// Whether adapters can be chosen (through DXGI). vkd3d on Linux has no DXGI.
+inline constexpr bool have_dxgi = false;
+
+// Without DXGI there is nothing to enumerate: the context refuses these choices before calling.
+inline call_result create_device_on_warp(ID3D12Device**) { return {E_NOTIMPL, "IDXGIFactory4::EnumWarpAdapter"}; }
+inline call_result create_device_on_adapter(std::uint32_t, ID3D12Device**) {
+    return {E_NOTIMPL, "IDXGIFactory1::EnumAdapters1"};
+}
+inline std::uint32_t adapter_count() { return 0; }
+#endif
 
 /// An event a fence can signal, waited on without a timeout (vkd3d 1.2 implements no timed wait).
 class event {
