@@ -70,7 +70,7 @@ cmake/wine64-run.sh "$build/bin/test_d3d12_basic.exe" "d3d12: 8-byte elements mo
 
 # Not here: the packaging tests (they build with the host's compiler), the HLSL checks (host
 # glslang, the same as the native stage), and cli.fuzz and cli.hostile (Linux's /proc, rlimits and signals; fuzz is 70x slower under Wine).
-exclude='^(packaging\.|d3d12\.hlsl\.|allocation\.one_core$|cli\.fuzz$|cli\.hostile$)'
+exclude='^(packaging\.|d3d12\.hlsl\.|cli\.fuzz$|cli\.hostile$)'
 test_start=$SECONDS
 status=0
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)" -E "$exclude" --timeout 1500 || status=$?
