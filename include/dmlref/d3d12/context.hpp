@@ -49,27 +49,6 @@ inline void check_hresult(HRESULT result, const char* call) {
     if (FAILED(result)) throw error(call, result);
 }
 
-/// An owning COM pointer (Release on destruction).
-template <class T> class com_ptr {
-public:
-    com_ptr() = default;
-    /// Takes over one reference.
-    explicit com_ptr(T* raw) noexcept : p_(raw) {}
-    com_ptr(const com_ptr& other) noexcept : p_(other.p_) { if (p_) p_->AddRef(); }
-    com_ptr(com_ptr&& other) noexcept : p_(std::exchange(other.p_, nullptr)) {}
-    com_ptr& operator=(com_ptr other) noexcept { std::swap(p_, other.p_); return *this; }
-    ~com_ptr() { if (p_) p_->Release(); }
-    T* get() const noexcept { return p_; }
-    T* operator->() const noexcept { return p_; }
-    explicit operator bool() const noexcept { return p_ != nullptr; }
-    /// The address to receive a new reference (releases the current one).
-    T** put() noexcept { *this = com_ptr(); return &p_; }
-    void** put_void() noexcept { return reinterpret_cast<void**>(put()); }
-
-private:
-    T* p_ = nullptr;
-};
-
 /// The adapter a context creates its device on. A choice that cannot be had (an index past the
 /// last adapter, no WARP adapter, or no DXGI at all, as with vkd3d on Linux) is a d3d12::error
 /// that names it.

@@ -28,8 +28,32 @@
 #endif
 
 #include <cstdint>
+#include <utility>
 
-namespace dmlref::d3d12::platform {
+namespace dmlref::d3d12 {
+
+/// An owning COM pointer (Release on destruction).
+template <class T> class com_ptr {
+public:
+    com_ptr() = default;
+    /// Takes over one reference.
+    explicit com_ptr(T* raw) noexcept : p_(raw) {}
+    com_ptr(const com_ptr& other) noexcept : p_(other.p_) { if (p_) p_->AddRef(); }
+    com_ptr(com_ptr&& other) noexcept : p_(std::exchange(other.p_, nullptr)) {}
+    com_ptr& operator=(com_ptr other) noexcept { std::swap(p_, other.p_); return *this; }
+    ~com_ptr() { if (p_) p_->Release(); }
+    T* get() const noexcept { return p_; }
+    T* operator->() const noexcept { return p_; }
+    explicit operator bool() const noexcept { return p_ != nullptr; }
+    /// The address to receive a new reference (releases the current one).
+    T** put() noexcept { *this = com_ptr(); return &p_; }
+    void** put_void() noexcept { return reinterpret_cast<void**>(put()); }
+
+private:
+    T* p_ = nullptr;
+};
+
+namespace platform {
 
 /// The interface ids the backend asks for. vkd3d exports no IID_* symbols (a program defines them
 /// with INITGUID in one translation unit), so this header-only backend carries its own copies.
@@ -61,49 +85,38 @@ inline constexpr GUID iid_dxgi_factory1 = {0x770aae78, 0xf26f, 0x4dba, {0xa8, 0x
 inline constexpr GUID iid_dxgi_factory4 = {0x1bc6ea02, 0xef36, 0x464f, {0xbf, 0x0c, 0x21, 0xca, 0x39, 0xe5, 0x16, 0x8a}};
 inline constexpr GUID iid_dxgi_adapter = {0x2411e7e1, 0x12ac, 0x4ccf, {0xbd, 0x14, 0x97, 0x98, 0xe8, 0x53, 0x4d, 0xc0}};
 
-namespace detail {
-/// Releases a COM object at scope exit (the backend's com_ptr lives above this layer).
-template <class T> struct released {
-    T* p = nullptr;
-    released() = default;
-    released(const released&) = delete;
-    released& operator=(const released&) = delete;
-    ~released() { if (p) p->Release(); }
-};
-} // namespace detail
-
 /// D3D12CreateDevice at feature level 11_0 on the WARP adapter (IDXGIFactory4::EnumWarpAdapter).
 inline call_result create_device_on_warp(ID3D12Device** device) {
-    detail::released<IDXGIFactory4> factory;
-    if (HRESULT hr = CreateDXGIFactory1(iid_dxgi_factory4, reinterpret_cast<void**>(&factory.p)); FAILED(hr))
+    com_ptr<IDXGIFactory4> factory;
+    if (HRESULT hr = CreateDXGIFactory1(iid_dxgi_factory4, factory.put_void()); FAILED(hr))
         return {hr, "CreateDXGIFactory1 (IDXGIFactory4)"};
-    detail::released<IDXGIAdapter> adapter;
-    if (HRESULT hr = factory.p->EnumWarpAdapter(iid_dxgi_adapter, reinterpret_cast<void**>(&adapter.p)); FAILED(hr))
+    com_ptr<IDXGIAdapter> adapter;
+    if (HRESULT hr = factory->EnumWarpAdapter(iid_dxgi_adapter, adapter.put_void()); FAILED(hr))
         return {hr, "IDXGIFactory4::EnumWarpAdapter"};
-    return {D3D12CreateDevice(adapter.p, D3D_FEATURE_LEVEL_11_0, iid_device, reinterpret_cast<void**>(device)),
+    return {D3D12CreateDevice(adapter.get(), D3D_FEATURE_LEVEL_11_0, iid_device, reinterpret_cast<void**>(device)),
             "D3D12CreateDevice"};
 }
 
 /// D3D12CreateDevice at feature level 11_0 on adapter `index` of IDXGIFactory1::EnumAdapters1
 /// (DXGI_ERROR_NOT_FOUND past the last one).
 inline call_result create_device_on_adapter(std::uint32_t index, ID3D12Device** device) {
-    detail::released<IDXGIFactory1> factory;
-    if (HRESULT hr = CreateDXGIFactory1(iid_dxgi_factory1, reinterpret_cast<void**>(&factory.p)); FAILED(hr))
+    com_ptr<IDXGIFactory1> factory;
+    if (HRESULT hr = CreateDXGIFactory1(iid_dxgi_factory1, factory.put_void()); FAILED(hr))
         return {hr, "CreateDXGIFactory1"};
-    detail::released<IDXGIAdapter1> adapter;
-    if (HRESULT hr = factory.p->EnumAdapters1(index, &adapter.p); FAILED(hr)) return {hr, "IDXGIFactory1::EnumAdapters1"};
-    return {D3D12CreateDevice(adapter.p, D3D_FEATURE_LEVEL_11_0, iid_device, reinterpret_cast<void**>(device)),
+    com_ptr<IDXGIAdapter1> adapter;
+    if (HRESULT hr = factory->EnumAdapters1(index, adapter.put()); FAILED(hr)) return {hr, "IDXGIFactory1::EnumAdapters1"};
+    return {D3D12CreateDevice(adapter.get(), D3D_FEATURE_LEVEL_11_0, iid_device, reinterpret_cast<void**>(device)),
             "D3D12CreateDevice"};
 }
 
 /// The number of adapters IDXGIFactory1::EnumAdapters1 lists (0 when no factory can be made).
 inline std::uint32_t adapter_count() {
-    detail::released<IDXGIFactory1> factory;
-    if (FAILED(CreateDXGIFactory1(iid_dxgi_factory1, reinterpret_cast<void**>(&factory.p)))) return 0;
+    com_ptr<IDXGIFactory1> factory;
+    if (FAILED(CreateDXGIFactory1(iid_dxgi_factory1, factory.put_void()))) return 0;
     std::uint32_t count = 0;
     for (; count < 4096; ++count) {
-        detail::released<IDXGIAdapter1> adapter;
-        if (FAILED(factory.p->EnumAdapters1(count, &adapter.p))) break;
+        com_ptr<IDXGIAdapter1> adapter;
+        if (FAILED(factory->EnumAdapters1(count, adapter.put()))) break;
     }
     return count;
 }
@@ -139,4 +152,5 @@ private:
     HANDLE handle_;
 };
 
-} // namespace dmlref::d3d12::platform
+} // namespace platform
+} // namespace dmlref::d3d12
