@@ -798,6 +798,15 @@ inline std::ptrdiff_t divisor_near(std::ptrdiff_t extent, std::ptrdiff_t target)
     return 0;
 }
 
+/// Moves axis `a` of `plan` to just outside its innermost axis, axis `last`; the axes between
+/// move out by one, in their order. Returns the moved axis.
+inline axis_plan move_beside_inner(copy_plan& plan, std::size_t a, std::size_t last) noexcept {
+    const axis_plan moved = plan.axes[a];
+    for (std::size_t b = a; b + 1 < last; ++b) plan.axes[b] = plan.axes[b + 1];
+    plan.axes[last - 1] = moved;
+    return moved;
+}
+
 /// Simplifies a plan without changing what it copies:
 ///  - extent-1 axes go, their offset folded into the input origin (all fill when it is a fill);
 ///  - single-affine axes start at the origin;
@@ -876,9 +885,7 @@ inline prepared_plan prepare(const copy_plan& source) noexcept {
         for (std::size_t a = 0; a < last; ++a) {
             const axis_plan& k = plan.axes[a];
             if (k.single_affine() && k.extent == inner.pieces[0].step && k.pieces[0].step == 1) {
-                const axis_plan moved = k;
-                for (std::size_t b = a; b + 1 < last; ++b) plan.axes[b] = plan.axes[b + 1];
-                plan.axes[last - 1] = moved;
+                const axis_plan moved = move_beside_inner(plan, a, last);
                 p.shape = inner_shape::deinterleave;
                 p.block = moved.extent;
                 // The outer walk goes in input order, so each input row is read once, in
@@ -936,9 +943,7 @@ inline prepared_plan prepare(const copy_plan& source) noexcept {
         for (std::size_t a = last; step > 1 && inner.extent >= tile && a-- > 0;) {
             const axis_plan& k = plan.axes[a];
             if (k.single_affine() && k.pieces[0].step == 1 && k.extent >= tile) {
-                const axis_plan moved = k;
-                for (std::size_t b = a; b + 1 < last; ++b) plan.axes[b] = plan.axes[b + 1];
-                plan.axes[last - 1] = moved;
+                move_beside_inner(plan, a, last);
                 p.shape = inner_shape::transpose;
                 break;
             }
