@@ -75,6 +75,28 @@ void matches_naive_streamed(const operator_desc& desc, bool runs) {
     });
 }
 
+/// Runs plan `p` in consecutive row ranges of 1 to `longest` rows, their ends drawn from `cuts`:
+/// the ranges a thread may be given, cut anywhere.
+void execute_in_random_parts(const detail::prepared_plan& p, std::mt19937& cuts, std::uint32_t longest) {
+    for (std::ptrdiff_t first = 0; first < p.rows;) {
+        const std::ptrdiff_t last = std::min<std::ptrdiff_t>(p.rows, first + 1 + static_cast<std::ptrdiff_t>(cuts() % longest));
+        detail::execute_part(p, first, last);
+        first = last;
+    }
+}
+
+/// `desc` through the library whole and on 2 and 3 threads, and through the engine in random
+/// parts of at most `longest` rows.
+void matches_naive_whole_threaded_and_cut(const operator_desc& desc, std::mt19937& cuts, std::uint32_t longest) {
+    matches_naive(desc);
+    for (std::size_t threads : {2u, 3u}) matches_naive(desc, threads);
+    matches_naive_through(desc, [&](const auto& input, auto& output) {
+        std::vector<std::ptrdiff_t> tables;
+        execute_in_random_parts(detail::prepare(detail::checked_plan(desc, input, output, newest_feature_level, tables)),
+                                cuts, longest);
+    });
+}
+
 /// The engine's prepared plan of `desc` (no buffers) with `width`-byte elements, 0 for the desc's
 /// own; `tables` keeps the padding tables it points into.
 detail::prepared_plan prepared(const operator_desc& desc, std::vector<std::ptrdiff_t>& tables, std::size_t width = 0) {
@@ -418,19 +440,7 @@ TEST_CASE("rows of elements a line apart: the dense axes moved inside, short row
                 descs.push_back(
                     space_to_depth1_desc{packed(type, {3, 2, 4 * b, 7 * b}), column_major(type, {3, 2 * b * b, 4, 7}), b, order});
             }
-        for (const operator_desc& d : descs) {
-            matches_naive(d);
-            for (std::size_t threads : {2u, 3u}) matches_naive(d, threads);
-            matches_naive_through(d, [&](const auto& input, auto& output) {
-                std::vector<std::ptrdiff_t> tables;
-                const detail::prepared_plan p = detail::prepare(detail::checked_plan(d, input, output, newest_feature_level, tables));
-                for (std::ptrdiff_t first = 0; first < p.rows;) {
-                    const std::ptrdiff_t last = std::min<std::ptrdiff_t>(p.rows, first + 1 + static_cast<std::ptrdiff_t>(cuts() % 50));
-                    detail::execute_part(p, first, last);
-                    first = last;
-                }
-            });
-        }
+        for (const operator_desc& d : descs) matches_naive_whole_threaded_and_cut(d, cuts, 50);
         std::vector<std::ptrdiff_t> tables;
         if (element_size(type) >= 4) {
             CHECK(detail::inner_axis(prepared(descs[0], tables)).extent == 16);
@@ -494,19 +504,7 @@ TEST_CASE("transposing copies of 1- and 2-byte elements move 2-D tiles", "[engin
             std::vector<std::ptrdiff_t> tables;
             REQUIRE(prepared(d, tables).shape != inner_shape::transpose);
         }
-        for (const operator_desc& d : all) {
-            matches_naive(d);
-            for (std::size_t threads : {2u, 3u}) matches_naive(d, threads);
-            matches_naive_through(d, [&](const auto& input, auto& output) {
-                std::vector<std::ptrdiff_t> tables;
-                const detail::prepared_plan p = detail::prepare(detail::checked_plan(d, input, output, newest_feature_level, tables));
-                for (std::ptrdiff_t first = 0; first < p.rows;) {
-                    const std::ptrdiff_t last = std::min<std::ptrdiff_t>(p.rows, first + 1 + static_cast<std::ptrdiff_t>(cuts() % 3));
-                    detail::execute_part(p, first, last);
-                    first = last;
-                }
-            });
-        }
+        for (const operator_desc& d : all) matches_naive_whole_threaded_and_cut(d, cuts, 3);
         CHECK(transposed.empty() == !narrow);
     }
 }
@@ -620,11 +618,7 @@ TEST_CASE("rows run in sets of the lead axis, from any first row to any last row
                 const detail::prepared_plan p =
                     detail::prepare(detail::checked_plan(d, input, output, newest_feature_level, tables));
                 REQUIRE(p.outer_rank >= 2);
-                for (std::ptrdiff_t first = 0; first < p.rows;) {
-                    const std::ptrdiff_t last = std::min<std::ptrdiff_t>(p.rows, first + 1 + static_cast<std::ptrdiff_t>(cuts() % 40));
-                    detail::execute_part(p, first, last);
-                    first = last;
-                }
+                execute_in_random_parts(p, cuts, 40);
             });
         }
 }
