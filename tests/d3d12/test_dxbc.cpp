@@ -51,6 +51,12 @@ std::vector<std::pair<std::string, std::vector<std::uint32_t>>> containers() {
 /// The words whose bit 4 is flipped to spoil a container's checksum (one in it, one it covers).
 constexpr std::size_t spoiled_words[] = {1, 4};
 
+/// `blob` with bit 4 of word `word` flipped.
+std::vector<std::uint32_t> spoiled(std::vector<std::uint32_t> blob, std::size_t word) {
+    blob[word] ^= 0x10u;
+    return blob;
+}
+
 bool write_blob(const std::filesystem::path& path, const std::vector<std::uint32_t>& blob) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(blob.data()), static_cast<std::streamsize>(blob.size() * 4));
@@ -92,11 +98,7 @@ TEST_CASE("dxbc: vkd3d reads every container the emitter writes, and refuses a w
         INFO(name);
         CHECK(blob[0] == 0x43425844u); // "DXBC"
         CHECK(vkd3d_accepts(blob, name));
-        for (std::size_t word : spoiled_words) {
-            auto bad = blob;
-            bad[word] ^= 0x10u;
-            CHECK_FALSE(vkd3d_accepts(bad, name + "_bad"));
-        }
+        for (std::size_t word : spoiled_words) CHECK_FALSE(vkd3d_accepts(spoiled(blob, word), name + "_bad"));
     }
 }
 #endif
@@ -115,11 +117,8 @@ TEST_CASE("dxbc: write every container for the host's vkd3d-compiler", "[.][d3d1
         INFO(name);
         CHECK(blob[0] == 0x43425844u); // "DXBC"
         CHECK(write_blob(dir / (name + ".good.dxbc"), blob));
-        for (std::size_t word : spoiled_words) {
-            auto bad = blob;
-            bad[word] ^= 0x10u;
-            CHECK(write_blob(dir / fmt::format("{}.bad{}.dxbc", name, word), bad));
-        }
+        for (std::size_t word : spoiled_words)
+            CHECK(write_blob(dir / fmt::format("{}.bad{}.dxbc", name, word), spoiled(blob, word)));
     }
 }
 
