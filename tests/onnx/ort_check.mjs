@@ -1,14 +1,17 @@
 // Runs dmlref's ONNX node tests through ONNX Runtime's CPU execution provider and compares every
 // output bit for bit with the reference's output_0.pb.
 //
-//   node ort_check.mjs --dmlref BIN --out DIR [--known FILE] [--coverage] [--quiet] CASES...
+//   node ort_check.mjs --dmlref BIN --out DIR [--known FILE] [--coverage] [--quiet]
+//                      [--modules NODE_MODULES] [--reproducers DIR] CASES...
 //
-// CASES: case folders (holding model.onnx) or folders of them. Each difference, refused model or
+// CASES: case folders (holding model.onnx) or folders of them; --reproducers DIR adds the
+// committed reproducers, which the coverage table leaves out. --modules names the folder
+// onnxruntime-node was installed in. Each difference, refused model or
 // failed run is matched against the classes of the known-divergences file (default:
 // ort-known-divergences.json beside this script); one that no class explains is a failure, and
 // gets a reproducer under --out: the case folder, ONNX Runtime's output as ort_output_0.npy, and
 // dmlref's compare report (compare.txt, also printed). Every class must also still occur on its
-// committed reproducer (each class names one; pass the reproducers folder among CASES), so the
+// committed reproducer (each class names one; pass their folder with --reproducers), so the
 // file stays true when ONNX Runtime changes. --coverage prints the op x type table of the cases
 // and fails when it is below the file's "coverage" section.
 //
@@ -30,7 +33,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 function parseArgs(argv) {
   const a = {dmlref: '', out: '', known: path.join(here, 'ort-known-divergences.json'), coverage: false,
-             quiet: false, optimization: 'all', modules: '', cases: []};
+             quiet: false, optimization: 'all', modules: '', cases: [], reproducers: []};
   for (let i = 0; i < argv.length; ++i) {
     const v = argv[i];
     const next = () => { if (i + 1 >= argv.length) throw new Error(`${v} needs a value`); return argv[++i]; };
@@ -39,13 +42,14 @@ function parseArgs(argv) {
     else if (v === '--known') a.known = next();
     else if (v === '--optimization') a.optimization = next();
     else if (v === '--modules') a.modules = next();
+    else if (v === '--reproducers') a.reproducers.push(next());
     else if (v === '--coverage') a.coverage = true;
     else if (v === '--quiet') a.quiet = true;
     else if (v.startsWith('--')) throw new Error(`unknown option ${v}`);
     else a.cases.push(v);
   }
-  if (!a.dmlref || !a.out || a.cases.length === 0)
-    throw new Error('usage: node ort_check.mjs --dmlref BIN --out DIR [--known FILE] [--coverage] [--modules DIR] CASES...');
+  if (!a.dmlref || !a.out || a.cases.length + a.reproducers.length === 0)
+    throw new Error('usage: node ort_check.mjs --dmlref BIN --out DIR [--known FILE] [--coverage] [--modules DIR] [--reproducers DIR] CASES...');
   return a;
 }
 
@@ -164,14 +168,17 @@ function ruleMatches(rule, c, r) {
 
 // --- reports -------------------------------------------------------------------------------------
 
-function dmlrefReport(dmlref, dir) {
-  // The ONNX form first; a DxDispatch model beside it (--format both) as the other way in.
-  const tries = [[path.join(dir, 'test_data_set_0', 'output_0.pb'), path.join(dir, 'model.onnx')]];
-  if (fs.existsSync(path.join(dir, 'model.json')) && fs.existsSync(path.join(dir, 'expected.npy')))
-    tries.push([path.join(dir, 'expected.npy'), path.join(dir, 'model.json')]);
+function dmlrefReport(dmlref, dir, c) {
+  // The ONNX form first; then the .pb's values as .npy with the DxDispatch model beside it
+  // (--format both) or with no desc, for a dmlref that reads neither .pb nor model.onnx.
+  const expectedNpy = path.join(dir, 'expected_0.npy');
+  writeNpy(expectedNpy, c.expected.dataType, c.expected.dims, c.expected.raw);
+  const tries = [[path.join(dir, 'test_data_set_0', 'output_0.pb'), '--op-desc', path.join(dir, 'model.onnx')]];
+  if (fs.existsSync(path.join(dir, 'model.json'))) tries.push([expectedNpy, '--op-desc', path.join(dir, 'model.json')]);
+  tries.push([expectedNpy]);
   let last = '';
-  for (const [expected, model] of tries) {
-    const args = ['compare', expected, path.join(dir, 'ort_output_0.npy'), '--op-desc', model];
+  for (const [expected, ...desc] of tries) {
+    const args = ['compare', expected, path.join(dir, 'ort_output_0.npy'), ...desc];
     const p = spawnSync(dmlref, args, {encoding: 'utf8'});
     const text = `$ dmlref ${args.join(' ')}\n${p.stdout}${p.stderr}(exit ${p.status})\n`;
     // Exit 1 is a difference's report, unless dmlref could not read the files (an error line).
@@ -191,7 +198,7 @@ function writeReproducer(args, c, r, to) {
   let report = `case ${c.name}: ${r.outcome}: ${r.message}\n`;
   if (r.outcome === 'difference') {
     writeNpy(path.join(to, 'ort_output_0.npy'), c.expected.dataType, r.actual.dims, r.actual.bytes);
-    report += dmlrefReport(args.dmlref, to);
+    report += dmlrefReport(args.dmlref, to, c);
   }
   fs.writeFileSync(path.join(to, 'compare.txt'), report);
   return report;
@@ -249,7 +256,8 @@ async function main() {
   if (known.onnxruntime !== ort.env.versions.node)
     console.log(`note: ${args.known} was written for ONNX Runtime ${known.onnxruntime}`);
 
-  const cases = caseFolders(args.cases).map(readCase);
+  const suite = caseFolders(args.cases).map(readCase);
+  const cases = suite.concat(caseFolders(args.reproducers).map(readCase));
   const results = [];
   for (const c of cases) results.push(await runCase(ort, c, options));
 
@@ -277,11 +285,11 @@ async function main() {
       const first = cases[hits[0]];
       line += `, e.g. ${first.name}; evidence in ${writeReproducer(args, first, results[hits[0]], path.join(args.out, 'known', k.id)) && path.join(args.out, 'known', k.id)}`;
     }
-    if (!onReproducer) {
+    if (args.reproducers.length && !onReproducer) {
       line += ` -- FAILED: its reproducer ${k.reproducer} no longer shows it (was it fixed in ONNX Runtime? then remove the class)`;
       failed = true;
     }
-    if (!args.quiet || !onReproducer) console.log(line);
+    if (!args.quiet || (args.reproducers.length && !onReproducer)) console.log(line);
   }
   for (const i of unexplained) {
     const c = cases[i], r = results[i];
@@ -295,7 +303,7 @@ async function main() {
   if (unexplained.length) console.log(`${unexplained.length} case(s) differ from dmlref in ways no known divergence explains`);
 
   if (args.coverage) {
-    const cov = coverageTable(cases, results, known.coverage);
+    const cov = coverageTable(suite, results.slice(0, suite.length), known.coverage);
     console.log(cov.text);
     if (cov.short.length) {
       console.log('coverage below what the known-divergences file asks:\n  ' + cov.short.join('\n  '));
