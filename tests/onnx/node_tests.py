@@ -58,7 +58,7 @@ def write_case(dmlref, folder, dml_type, x, onnx_op, opset, attributes, extra, d
     graph = helper.make_graph(
         [node], os.path.basename(folder),
         [helper.make_tensor_value_info(n, c, list(a.shape)) for n, a, c in inputs],
-        [helper.make_tensor_value_info('output', code, None)])
+        [helper.make_tensor_value_info('output', code, list(dml_desc['OutputTensor']['Sizes']))])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid('', opset)], producer_name='dmlref')
     model.ir_version = max(v for k, v in IR_VERSION.items() if k <= opset)
     with open(os.path.join(folder, 'model.onnx'), 'wb') as f:

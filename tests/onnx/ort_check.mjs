@@ -6,10 +6,10 @@
 //
 // CASES: case folders (holding model.onnx) or folders of them; --reproducers DIR adds the
 // committed reproducers, which the coverage table leaves out. --modules names the folder
-// onnxruntime-node was installed in. Each difference, refused model or
-// failed run is matched against the classes of the known-divergences file (default:
-// ort-known-divergences.json beside this script); one that no class explains is a failure, and
-// gets a reproducer under --out: the case folder, ONNX Runtime's output as ort_output_0.npy, and
+// onnxruntime-node was installed in. Each difference, refused model or failed run is matched
+// against the classes of the known-divergences file (default: ort-known-divergences.json beside
+// this script; 'none' for no classes); one that no class explains is a failure, and gets a
+// reproducer under --out: the case folder, ONNX Runtime's output as ort_output_0.npy, and
 // dmlref's compare report (compare.txt, also printed). Every class must also still occur on its
 // committed reproducer (each class names one; pass their folder with --reproducers), so the
 // file stays true when ONNX Runtime changes. --coverage prints the op x type table of the cases
@@ -248,12 +248,13 @@ async function main() {
   const args = parseArgs(process.argv.slice(2));
   const require = createRequire(args.modules ? path.join(path.resolve(args.modules), 'x.js') : import.meta.url);
   const ort = require('onnxruntime-node');
-  const known = JSON.parse(fs.readFileSync(args.known, 'utf8'));
+  // --known none: no class explains anything (every difference is shown as unexplained).
+  const known = args.known === 'none' ? {onnxruntime: 'none', classes: []} : JSON.parse(fs.readFileSync(args.known, 'utf8'));
   const options = {executionProviders: ['cpu'], intraOpNumThreads: 1, interOpNumThreads: 1,
                    graphOptimizationLevel: args.optimization, logSeverityLevel: 3};
   console.log(`ONNX Runtime ${ort.env.versions.node} (CPU provider, 1 thread, graph optimization '${args.optimization}'); ` +
               `known divergences for ${known.onnxruntime}`);
-  if (known.onnxruntime !== ort.env.versions.node)
+  if (args.known !== 'none' && known.onnxruntime !== ort.env.versions.node)
     console.log(`note: ${args.known} was written for ONNX Runtime ${known.onnxruntime}`);
 
   const suite = caseFolders(args.cases).map(readCase);
