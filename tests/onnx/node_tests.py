@@ -23,7 +23,7 @@ from onnx import TensorProto, helper
 
 # dmlref's DirectML type name -> (numpy dtype, ONNX type name, TensorProto code)
 TYPES = {
-    'FLOAT32': (np.float32, 'float32', TensorProto.FLOAT),
+    'FLOAT32': (np.float32, 'float', TensorProto.FLOAT),
     'FLOAT16': (np.float16, 'float16', TensorProto.FLOAT16),
     'UINT32': (np.uint32, 'uint32', TensorProto.UINT32),
     'UINT16': (np.uint16, 'uint16', TensorProto.UINT16),
@@ -31,7 +31,7 @@ TYPES = {
     'INT32': (np.int32, 'int32', TensorProto.INT32),
     'INT16': (np.int16, 'int16', TensorProto.INT16),
     'INT8': (np.int8, 'int8', TensorProto.INT8),
-    'FLOAT64': (np.float64, 'float64', TensorProto.DOUBLE),
+    'FLOAT64': (np.float64, 'double', TensorProto.DOUBLE),
     'UINT64': (np.uint64, 'uint64', TensorProto.UINT64),
     'INT64': (np.int64, 'int64', TensorProto.INT64),
 }

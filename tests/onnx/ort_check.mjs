@@ -206,7 +206,7 @@ function writeReproducer(args, c, r, to) {
 
 function coverageTable(cases, results, spec) {
   const ops = ['Pad', 'Slice', 'DepthToSpace', 'SpaceToDepth'];
-  const types = ['float32', 'float16', 'float64', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64'];
+  const types = ['float', 'float16', 'double', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64'];
   const count = {}, ran = {}, features = {};
   const bump = (m, k) => { m[k] = (m[k] || 0) + 1; };
   cases.forEach((c, i) => {
@@ -234,6 +234,7 @@ function coverageTable(cases, results, spec) {
   const short = [];
   if (spec) {
     const min = spec.min_per_cell || 1;
+    if (cases.length < (spec.min_cases || 0)) short.push(`${cases.length} cases in all, need ${spec.min_cases}`);
     for (const [op, need] of Object.entries(spec.ops)) {
       for (const t of need.types) if ((count[`${op}/${t}`] || 0) < min) short.push(`${op} ${t}: ${count[`${op}/${t}`] || 0} cases, need ${min}`);
       for (const f of need.features || []) if ((features[f] || 0) < min) short.push(`${f}: ${features[f] || 0} cases, need ${min}`);
