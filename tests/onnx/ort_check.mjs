@@ -117,7 +117,7 @@ const padsOf = (info) => info.inputs && info.inputs.pads;
 // Conditions a class's rule may name; each gets the case and what ONNX Runtime did.
 const CONDITIONS = {
   // Some axis has a begin pad larger than the axis, and every differing element lies in the
-  // begin pad of such an axis.
+  // first (pad - axis size) outputs along such an axis: the ones ONNX Runtime leaves unwritten.
   wrap_begin_pad_beyond_axis(c, r) {
     const pads = padsOf(c.info), shape = c.info.input_shape, rank = shape.length;
     const axes = shape.map((s, k) => k).filter((k) => pads[k] > shape[k]);
@@ -126,7 +126,7 @@ const CONDITIONS = {
     return r.differing.every((i) => {
       const coord = [];
       for (let k = rank - 1, rest = i; k >= 0; --k) { coord[k] = rest % out[k]; rest = Math.floor(rest / out[k]); }
-      return axes.some((k) => coord[k] < pads[k]);
+      return axes.some((k) => coord[k] < pads[k] - shape[k]);
     });
   },
   // Every differing element is a float16 NaN that came back as a quiet NaN of the same sign:
@@ -141,11 +141,6 @@ const CONDITIONS = {
       const nan = (e & 0x7c00) === 0x7c00 && (e & 0x03ff) !== 0;
       return nan && (a === (e | 0x0200) || a === ((e & 0x8000) | 0x7e00));
     });
-  },
-  // A pad of reflect mode that reaches the axis size or beyond on some axis.
-  reflect_pad_at_least_axis(c) {
-    const pads = padsOf(c.info), shape = c.info.input_shape, rank = shape.length;
-    return shape.some((s, k) => pads[k] >= s || pads[k + rank] >= s);
   },
 };
 
