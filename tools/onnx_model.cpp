@@ -247,7 +247,8 @@ operator_desc map_slice(const node_context& node, const onnx::NodeProto& n, std:
             const std::int64_t last = start + (count - 1) * step;
             offsets[a] = static_cast<std::uint32_t>(std::min(start, last));
             windows[a] = static_cast<std::uint32_t>((start < last ? last - start : start - last) + 1);
-            strides[a] = static_cast<std::int32_t>(step); // |step| < dim here
+            if (magnitude > INT32_MAX) node.fail(fmt::format("input steps[{}]={} exceeds SLICE1's 32-bit strides", i, step));
+            strides[a] = static_cast<std::int32_t>(step);
         }
         out_sizes[a] = static_cast<std::uint32_t>(count);
     }
