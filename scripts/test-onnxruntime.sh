@@ -42,7 +42,8 @@ step "building the tool (Release, $build)"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDMLREF_BUILD_TESTS=OFF -DDMLREF_BUILD_EXAMPLES=OFF > /dev/null
 cmake --build "$build" --target dmlref_cli -j "$(nproc)"
 dmlref=$root/$build/bin/dmlref
-if [[ -z "${ORT_SUITE:-}" ]] && ! "$dmlref" vectors --help | grep -q -- '--format'; then
+help=$("$dmlref" vectors --help) # into a variable: grep -q closing a pipe early fails it under pipefail
+if [[ -z "${ORT_SUITE:-}" && "$help" != *--format* ]]; then
   echo "FAILED: $dmlref has no 'vectors --format onnx|both' (was it built without ONNX support? see docs/onnx.md)" >&2
   exit 1
 fi
@@ -62,10 +63,11 @@ node tests/onnx/ort_check.mjs --dmlref "$dmlref" --out "$report" --modules "$bui
 step "a planted difference must fail the check"
 # The exported float32 slice with the largest output (a case ONNX Runtime runs bit-exactly), else
 # the first case; its middle element changes.
+# (awk reads to the end: head would close the pipe early, and pipefail would stop the stage.)
 planted=$(find "$cases" -mindepth 3 -maxdepth 3 -path '*_SLICE*_FLOAT32/test_data_set_0/output_0.pb' -printf '%s %h\n' |
-          sort -k1,1nr -k2 | head -1 | cut -d' ' -f2)
+          sort -k1,1nr -k2 | awk 'NR == 1 { print $2 }')
 planted=${planted%/test_data_set_0}
-if [[ -z "$planted" ]]; then planted=$(find "$cases" -mindepth 2 -maxdepth 2 -name model.onnx -printf '%h\n' | sort | head -1); fi
+if [[ -z "$planted" ]]; then planted=$(find "$cases" -mindepth 2 -maxdepth 2 -name model.onnx -printf '%h\n' | sort | awk 'NR == 1'); fi
 name=$(basename "$planted")
 mkdir -p "$build/ort-planted"
 cp -r "$planted" "$build/ort-planted/$name"
