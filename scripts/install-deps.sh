@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs, from Debian's packages, what dmlref's build needs and is missing.
-#   scripts/install-deps.sh [core|all|fuzz|libcxx|windows]
+#   scripts/install-deps.sh [core|all|fuzz|libcxx|windows|onnx]
 #   core: compiler, CMake, fmt, Catch2, nlohmann-json, CLI11 (library, tests, tools, examples)
 #   all:  core + the D3D12 backend's (vkd3d, Vulkan loader, Mesa lavapipe, glslang) and the
 #         benchmarks' (Google Benchmark, Eigen, xtensor)
@@ -9,6 +9,9 @@
 #   windows: core + the Windows stage's (scripts/test-windows.sh): mingw-w64 GCC (posix threads),
 #         Wine 64-bit (its d3d12.dll carries vkd3d), Xvfb and xauth for xvfb-run, lavapipe and the
 #         Vulkan loader, and the host's vkd3d-compiler that judges the cross-built DXBC
+#   onnx: core + the ONNX export's (libonnx-dev, libprotobuf-dev, protobuf-compiler, python3-onnx)
+#         and, where node or npm is missing, Debian's nodejs and npm for the ONNX Runtime stage
+#         (scripts/test-onnxruntime.sh)
 set -euo pipefail
 
 core=(g++ cmake ninja-build pkg-config python3 libfmt-dev catch2 nlohmann-json3-dev libcli11-dev)
@@ -17,6 +20,7 @@ extra=(libvkd3d-dev libvulkan-dev mesa-vulkan-drivers vkd3d-compiler glslang-too
 
 fuzz=(clang libclang-rt-14-dev)
 libcxx=(clang libc++-dev libc++abi-dev)
+onnx=(libonnx-dev libprotobuf-dev protobuf-compiler python3-onnx)
 windows=(g++-mingw-w64-x86-64-posix wine64 wine xvfb xauth mesa-vulkan-drivers libvulkan1 vkd3d-compiler)
 
 want=("${core[@]}")
@@ -24,6 +28,11 @@ if [[ "${1:-core}" == all ]]; then want+=("${extra[@]}"); fi
 if [[ "${1:-core}" == fuzz ]]; then want+=("${fuzz[@]}"); fi
 if [[ "${1:-core}" == libcxx ]]; then want+=("${libcxx[@]}"); fi
 if [[ "${1:-core}" == windows ]]; then want+=("${windows[@]}"); fi
+if [[ "${1:-core}" == onnx ]]; then
+  want+=("${onnx[@]}")
+  command -v node > /dev/null || want+=(nodejs)
+  command -v npm > /dev/null || want+=(npm)
+fi
 
 missing=()
 for p in "${want[@]}"; do

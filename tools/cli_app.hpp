@@ -24,6 +24,7 @@ struct arguments {
     std::string max_memory_text;
     bool allow_outside = false;
     std::string backend = "cpu";
+    bool write_expected = false;
     // compare
     std::string expected_path, actual_path, op_model, dispatchable;
     std::vector<std::uint32_t> shape;
@@ -34,6 +35,7 @@ struct arguments {
     std::vector<std::string> ops;
     std::uint32_t count = 100;
     std::uint64_t seed = 1;
+    std::string format = "dxdispatch";
 
     CLI::App* run = nullptr;
     CLI::App* compare = nullptr;
@@ -50,8 +52,12 @@ inline void define(CLI::App& app, arguments& a, const std::string& version) {
     app.set_version_flag("--version", "dmlref " + version);
     app.require_subcommand(1);
 
-    auto* run = a.run = app.add_subcommand("run", "Run a DxDispatch model file (JSON) on the reference");
-    run->add_option("model", a.model_path, "The model file; relative paths in it are relative to its folder")->required();
+    auto* run = a.run = app.add_subcommand("run", "Run a DxDispatch model file (JSON), or ONNX node tests, on the reference");
+    run->add_option("model", a.model_path,
+                    "The model file (relative paths in it are relative to its folder), or an ONNX node-test folder (model.onnx, "
+                    "test_data_set_0/) or a folder of them")
+        ->required();
+    run->add_flag("--write-expected", a.write_expected, "ONNX node tests: write test_data_set_0/output_0.pb instead of comparing with it");
     run->add_option("--feature-level", a.level_text, "The DirectML feature level descs are validated at")->capture_default_str();
     run->add_flag("-q,--quiet", a.quiet, "Do not print what print and writeFile report");
     a.run_memory = run->add_option("--max-memory", a.max_memory_text,
@@ -63,10 +69,10 @@ inline void define(CLI::App& app, arguments& a, const std::string& version) {
         ->capture_default_str();
 
     auto* cmp = a.compare = app.add_subcommand("compare", "Compare two .npy files bit for bit; exit 0 only when equal");
-    cmp->add_option("expected", a.expected_path, "The reference's output (.npy)")->required();
-    cmp->add_option("actual", a.actual_path, "The output to judge (.npy)")->required();
+    cmp->add_option("expected", a.expected_path, "The reference's output (.npy, or an ONNX TensorProto .pb)")->required();
+    cmp->add_option("actual", a.actual_path, "The output to judge (.npy or .pb)")->required();
     cmp->add_option("--shape", a.shape, "The tensor's sizes, e.g. 1,3,4,4 (default: the expected file's shape)")->delimiter(',');
-    cmp->add_option("--op-desc", a.op_model, "A model file whose operator produced the tensor: the report names its regions");
+    cmp->add_option("--op-desc", a.op_model, "A model file (DxDispatch JSON or an ONNX node test's model.onnx) whose operator produced the tensor: the report names its regions");
     cmp->add_option("--dispatchable", a.dispatchable, "Which dispatchable of --op-desc (when it has several)");
     cmp->add_flag("--nan-equal", a.options.nan_equal, "Any NaN equals any NaN");
     cmp->add_option("--max-listed", a.options.max_listed, "How many mismatches to list")->capture_default_str();
@@ -77,6 +83,11 @@ inline void define(CLI::App& app, arguments& a, const std::string& version) {
     vec->add_option("--ops", a.ops, "Operators, e.g. slice1,padding1 (default: all eight)")->delimiter(',');
     vec->add_option("--count", a.count, "How many cases")->capture_default_str();
     vec->add_option("--seed", a.seed, "The random seed: the same seed writes the same files")->capture_default_str();
+    vec->add_option("--format", a.format,
+                    "dxdispatch: model.json, input.npy, expected.npy; onnx: ONNX node tests (model.onnx, test_data_set_0/, "
+                    "case.json) of the cases ONNX expresses exactly; both: both in each case folder")
+        ->check(CLI::IsMember({"dxdispatch", "onnx", "both"}))
+        ->capture_default_str();
 }
 
 } // namespace dmlref::cli

@@ -1,7 +1,8 @@
 // dmlref: run DxDispatch model files on the reference, compare tensors, write conformance vectors.
 //   dmlref run MODEL.json [--backend cpu|d3d12] [--max-memory 2G] [--allow-outside-paths]
-//   dmlref compare EXPECTED.npy ACTUAL.npy [--shape 1,2,3] [--op-desc MODEL.json] [--max-memory 2G]
-//   dmlref vectors --out DIR [--ops slice1,padding1] [--count N] [--seed S]
+//   dmlref run NODE_TEST_DIR [--write-expected]        (ONNX node tests: one, or a folder of them)
+//   dmlref compare EXPECTED.npy|.pb ACTUAL.npy|.pb [--shape 1,2,3] [--op-desc MODEL.json|model.onnx] [--max-memory 2G]
+//   dmlref vectors --out DIR [--ops slice1,padding1] [--count N] [--seed S] [--format dxdispatch|onnx|both]
 // Exit status: 0 success (compare: equal), 1 invalid input or a difference, 2 usage error.
 #include <atomic>
 #include <csignal>
@@ -24,6 +25,10 @@
 #include "cli_app.hpp"
 #include "model.hpp"
 #include "random_cases.hpp"
+
+#ifdef DMLREF_HAVE_ONNX
+#include "onnx_node_test.hpp"
+#endif
 
 #ifdef DMLREF_HAVE_D3D12
 #include <dmlref/d3d12.hpp>
@@ -112,7 +117,24 @@ feature_level level_from(const std::string& text) {
     throw usage_error(fmt::format("--feature-level: '{}' is not a DirectML feature level (1_0 ... 6_4)", text));
 }
 
-int run_command(const fs::path& model_path, const model::load_options& load, bool quiet, const std::string& backend) {
+/// ONNX support, where this build has it; otherwise a usage error naming what needs it.
+void need_onnx([[maybe_unused]] std::string_view what) {
+#ifndef DMLREF_HAVE_ONNX
+    throw usage_error(fmt::format("{}: this dmlref was built without ONNX support (DMLREF_ONNX; libonnx-dev, libprotobuf-dev)", what));
+#endif
+}
+
+int run_command(const fs::path& model_path, const model::load_options& load, bool quiet, const std::string& backend,
+                bool write_expected) {
+    std::error_code error;
+    if (fs::is_directory(model_path, error)) { // ONNX node tests
+        need_onnx(model_path.string());
+        if (backend != "cpu") throw usage_error("--backend: ONNX node tests run on the CPU reference");
+#ifdef DMLREF_HAVE_ONNX
+        return node_test::run_node_tests(model_path, write_expected, quiet, std::cout, signals::on_temporary);
+#endif
+    }
+    if (write_expected) throw usage_error("--write-expected: only for ONNX node-test folders");
     const feature_level level = load.level;
     model::model m = model::load(model_path, load);
     model::run_options options;
@@ -141,6 +163,12 @@ int run_command(const fs::path& model_path, const model::load_options& load, boo
 
 /// The only dispatchable of a model, or the one named.
 operator_desc desc_from_model(const fs::path& path, const std::string& name, std::uint64_t max_memory) {
+    if (path.extension() == ".onnx") {
+        need_onnx(path.string());
+#ifdef DMLREF_HAVE_ONNX
+        return node_test::load_node_test(path).desc;
+#endif
+    }
     const model::model m = model::load(path, model::load_options{.max_memory = max_memory});
     if (!name.empty()) {
         auto it = m.dispatchables.find(name);
@@ -175,6 +203,12 @@ std::vector<std::byte> gather(const buffer_tensor_desc& tensor, std::span<const 
 
 /// A .npy file for compare: a regular file, read once (its data reuses the file's bytes).
 npy::array read_npy(const fs::path& path, std::uint64_t max_bytes) {
+    if (path.extension() == ".pb") { // an ONNX TensorProto
+        need_onnx(path.string());
+#ifdef DMLREF_HAVE_ONNX
+        return node_test::read_tensor_file(path, max_bytes);
+#endif
+    }
     return npy::parse(model::read_regular_file(path, max_bytes), path.string());
 }
 
@@ -258,7 +292,13 @@ const std::map<std::string, std::size_t> op_index = {
     {"depth_to_space", 0}, {"depth_to_space1", 1}, {"space_to_depth", 2}, {"space_to_depth1", 3},
     {"slice", 4},          {"slice1", 5},          {"padding", 6},        {"padding1", 7}};
 
-int vectors_command(const fs::path& out_dir, const std::vector<std::string>& ops, std::uint32_t count, std::uint64_t seed) {
+int vectors_command(const fs::path& out_dir, const std::vector<std::string>& ops, std::uint32_t count, std::uint64_t seed,
+                    const std::string& format) {
+    const bool dxdispatch = format != "onnx", onnx = format != "dxdispatch";
+    if (onnx) need_onnx("--format " + format);
+#ifdef DMLREF_HAVE_ONNX
+    node_test::export_tally tally;
+#endif
     std::vector<std::size_t> chosen;
     for (const std::string& name : ops) {
         std::string key;
@@ -285,12 +325,15 @@ int vectors_command(const fs::path& out_dir, const std::vector<std::string>& ops
         const buffer_tensor_desc in = std::visit([](const auto& d) { return d.input_tensor; }, desc);
         const buffer_tensor_desc out = std::visit([](const auto& d) { return d.output_tensor; }, desc);
         const fs::path dir = out_dir / fmt::format("{:05}_{}_{}", k, to_string(type_of(desc)), to_string(in.data_type));
-        fs::create_directories(dir);
-
         const std::uint64_t in_values = model::buffer_elements(in);
-        npy::write(dir / "input.npy",
-                   {in.data_type, {in_values}, random_cases::random_bytes(rng, in_values * element_size(in.data_type))},
-                   {signals::on_temporary});
+        npy::array input{in.data_type, {in_values}, random_cases::random_bytes(rng, in_values * element_size(in.data_type))};
+#ifdef DMLREF_HAVE_ONNX
+        // The same draws in every format: a case left out of ONNX writes no folder of its own.
+        if (onnx) node_test::export_case(dir, desc, input.data, tally, signals::on_temporary);
+#endif
+        if (!dxdispatch) continue;
+        fs::create_directories(dir);
+        npy::write(dir / "input.npy", input, {signals::on_temporary});
         const std::string json = model::single_operator_model(desc, model::buffer_elements(out), "input.npy", "output.npy");
         npy::write_file_atomically(dir / "model.json", std::as_bytes(std::span(json.data(), json.size())), {signals::on_temporary});
         // The expected output: the model as written, read back and dispatched on the reference.
@@ -302,7 +345,10 @@ int vectors_command(const fs::path& out_dir, const std::vector<std::string>& ops
         const std::uint64_t shape[] = {r.value_bytes / element_size(r.type)};
         npy::write(dir / "expected.npy", r.type, shape, bytes, {signals::on_temporary});
     }
-    std::cout << fmt::format("wrote {} models to {} (seed {})\n", count, out_dir.string(), seed);
+    if (dxdispatch) std::cout << fmt::format("wrote {} models to {} (seed {})\n", count, out_dir.string(), seed);
+#ifdef DMLREF_HAVE_ONNX
+    if (onnx) std::cout << tally.summary();
+#endif
     return 0;
 }
 
@@ -326,11 +372,11 @@ int main(int argc, char** argv) {
                                model::load_options{.level = level_from(a.level_text),
                                                    .max_memory = max_memory_from(a.run_memory, a.max_memory_text),
                                                    .allow_outside_paths = a.allow_outside},
-                               a.quiet, a.backend);
+                               a.quiet, a.backend, a.write_expected);
         if (*a.compare)
             return compare_command(a.expected_path, a.actual_path, a.shape, a.op_model, a.dispatchable, a.options,
                                    max_memory_from(a.compare_memory, a.compare_memory_text));
-        if (*a.vectors) return vectors_command(a.out_dir, a.ops, a.count, a.seed);
+        if (*a.vectors) return vectors_command(a.out_dir, a.ops, a.count, a.seed, a.format);
     } catch (const usage_error& e) {
         fmt::print(stderr, "dmlref: {}\n", e.what());
         return 2;

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Judges ONNX Runtime's CPU execution provider with dmlref's ONNX node tests (docs/onnx.md).
+#   scripts/test-onnxruntime.sh
+# Builds the tool (Release, build-ort/), installs onnxruntime-node 1.30.0 from npm's registry
+# into build-ort/ort/ (the CPU library ships inside the package; scripts are not run), exports
+# the suite with `dmlref vectors --format both`, and runs every case through ONNX Runtime with one
+# thread (tests/onnx/ort_check.mjs): each output must equal output_0.pb bit for bit or match a
+# class of tests/onnx/ort-known-divergences.json, every class must still show on its reproducer
+# (tests/onnx/reproducers/), and the suite must cover the op x type table the file asks for.
+# Last, a planted difference (one element of one output_0.pb changed) must make the check fail,
+# naming the case and printing dmlref's compare report.
+# Without the registry (and no earlier install) it prints "skipped: ..." and exits 0.
+# Environment: BUILD_DIR (build-ort), ORT_COUNT (cases drawn, 5400: about 2,100 have an
+# exact ONNX form and are exported), ORT_SEED (1); ORT_SUITE=DIR checks
+# the node tests already in DIR instead of exporting.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+build=${BUILD_DIR:-build-ort}
+count=${ORT_COUNT:-5400}
+seed=${ORT_SEED:-1}
+ort_version=1.30.0
+start=$SECONDS
+step() { echo "-- [$((SECONDS - start)) s] $*"; }
+
+bash scripts/install-deps.sh onnx
+
+mkdir -p "$build/ort"
+export npm_config_cache="$root/$build/npm-cache" npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
+installed=$(node -p "try { require('./$build/ort/node_modules/onnxruntime-node/package.json').version } catch { '' }" 2>/dev/null || true)
+if [[ "$installed" != "$ort_version" ]]; then
+  if ! timeout 30 npm view "onnxruntime-node@$ort_version" version --fetch-retries=0 > /dev/null 2>&1; then
+    echo "skipped: npm's registry cannot be reached (npm view onnxruntime-node@$ort_version failed or timed out), so ONNX Runtime cannot be installed; nothing was checked"
+    exit 0
+  fi
+  step "installing onnxruntime-node $ort_version into $build/ort (npm ci, --ignore-scripts)"
+  cp tests/onnx/package.json tests/onnx/package-lock.json "$build/ort/"
+  (cd "$build/ort" && npm ci --ignore-scripts --no-progress --loglevel=error)
+fi
+
+step "building the tool (Release, $build)"
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDMLREF_BUILD_TESTS=OFF -DDMLREF_BUILD_EXAMPLES=OFF > /dev/null
+cmake --build "$build" --target dmlref_cli -j "$(nproc)"
+dmlref=$root/$build/bin/dmlref
+help=$("$dmlref" vectors --help) # into a variable: grep -q closing a pipe early fails it under pipefail
+if [[ -z "${ORT_SUITE:-}" && "$help" != *--format* ]]; then
+  echo "FAILED: $dmlref has no 'vectors --format onnx|both' (was it built without ONNX support? see docs/onnx.md)" >&2
+  exit 1
+fi
+
+cases=${ORT_SUITE:-$build/ort-cases} report=$build/ort-report
+rm -rf "$report" "$build/ort-planted" "$build/ort-planted-report"
+if [[ -z "${ORT_SUITE:-}" ]]; then
+  step "exporting $count cases (seed $seed) to $cases"
+  rm -rf "$cases"
+  "$dmlref" vectors --format both --count "$count" --seed "$seed" --out "$cases"
+fi
+
+step "running them through ONNX Runtime's CPU provider (reproducers of differences: $report)"
+node tests/onnx/ort_check.mjs --dmlref "$dmlref" --out "$report" --modules "$build/ort/node_modules" --coverage \
+  --reproducers tests/onnx/reproducers "$cases"
+
+step "a planted difference must fail the check"
+# The exported float32 slice with the largest output (a case ONNX Runtime runs bit-exactly), else
+# the first case; its middle element changes.
+# (awk reads to the end: head would close the pipe early, and pipefail would stop the stage.)
+planted=$(find "$cases" -mindepth 3 -maxdepth 3 -path '*_SLICE*_FLOAT32/test_data_set_0/output_0.pb' -printf '%s %h\n' |
+          sort -k1,1nr -k2 | awk 'NR == 1 { print $2 }')
+planted=${planted%/test_data_set_0}
+if [[ -z "$planted" ]]; then planted=$(find "$cases" -mindepth 2 -maxdepth 2 -name model.onnx -printf '%h\n' | sort | awk 'NR == 1'); fi
+name=$(basename "$planted")
+mkdir -p "$build/ort-planted"
+cp -r "$planted" "$build/ort-planted/$name"
+node tests/onnx/plant_difference.mjs "$build/ort-planted/$name" middle
+set +e
+node tests/onnx/ort_check.mjs --dmlref "$dmlref" --out "$build/ort-planted-report" --modules "$build/ort/node_modules" \
+  --quiet "$build/ort-planted/$name" > "$build/ort-planted.log" 2>&1
+status=$?
+set -e
+cat "$build/ort-planted.log"
+if [[ $status -ne 1 ]] || ! grep -q "UNEXPLAINED $name" "$build/ort-planted.log" ||
+   ! grep -q "1 of [0-9]* elements differ" "$build/ort-planted.log" ||
+   ! grep -q "^\$ dmlref compare .*$name" "$build/ort-planted.log"; then
+  echo "FAILED: the check did not fail on the planted difference in $name with the case named and dmlref's report (exit $status)" >&2
+  exit 1
+fi
+step "the planted difference in $name failed the check, as it must"
+step "ONNX Runtime stage passed"

@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+"""The tool's ONNX node tests (`dmlref vectors --format onnx|both`, `dmlref run FOLDER`, `dmlref compare
+X.pb Y.npy --op-desc model.onnx`).
+
+    test_onnx.py DMLREF GROUP
+
+GROUP is one of:
+  roundtrip  2000 cases exported (seed 1) and run back; every output_0.pb agrees; the left-out summary
+             counts by reason and the opsets are printed
+  checker    onnx.checker.check_model(full_check=True) on every model of an opset Debian's onnx knows
+             (<= 17), counting those beyond; every .pb is raw_data with the graph input's name, dims
+             and type; and each model's ONNX meaning, evaluated with numpy (np.pad, slicing with
+             ONNX's clamping, the reshape/transpose of the ONNX reference), gives output_0.pb bit for bit
+  errors     models outside the mapped subset are refused naming node and attribute/input; a changed
+             output_0.pb fails `run` with the report; compare reads .pb and model.onnx
+  formats    --format both writes DxDispatch and ONNX files side by side; the default writes no ONNX
+Needs python3 with the onnx and numpy modules (Debian: python3-onnx).
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper, TensorProto
+
+DMLREF, GROUP = sys.argv[1], sys.argv[2]
+failures = []
+
+
+def run(args, cwd=None):
+    return subprocess.run([DMLREF] + args, cwd=cwd, capture_output=True, text=True, timeout=600)
+
+
+def check(name, cond, detail=""):
+    if not cond:
+        failures.append(name)
+        print("FAIL %s\n%s" % (name, detail))
+
+
+def case_dirs(root):
+    return sorted(os.path.join(root, d) for d in os.listdir(root) if os.path.isfile(os.path.join(root, d, "model.onnx")))
+
+
+def export(d, count, seed, fmt="onnx"):
+    r = run(["vectors", "--out", d, "--count", str(count), "--seed", str(seed), "--format", fmt])
+    check("vectors --format %s" % fmt, r.returncode == 0, r.stdout + r.stderr)
+    return r
+
+
+def roundtrip():
+    with tempfile.TemporaryDirectory() as t:
+        v = os.path.join(t, "v")
+        r = export(v, 2000, 1)
+        print(r.stdout, end="")
+        m = re.search(r"onnx: exported (\d+) node tests, left out (\d+) \((.*)\)\n", r.stdout)
+        check("summary line", m is not None, r.stdout)
+        if m:
+            exported, left = int(m.group(1)), int(m.group(2))
+            check("exported + left out = 2000", exported + left == 2000, r.stdout)
+            reasons = dict((k.strip(), int(n)) for k, n in re.findall(r"([^;]+): (\d+)", m.group(3)))
+            check("reasons add up", sum(reasons.values()) == left, str(reasons))
+            for word in ("SYMMETRIC", "REFLECTION with a pad >= its axis size", "SPACE_TO_DEPTH1 COLUMN_ROW_DEPTH",
+                         "strided input", "broadcast input"):
+                check("left out by reason: " + word, any(k.startswith(word) for k in reasons), str(reasons))
+            check("folders = exported", len(case_dirs(v)) == exported, str(len(case_dirs(v))))
+        check("opset counts", re.search(r"onnx opsets: 1: \d+, 10: \d+, 11: \d+, 19: \d+", r.stdout) is not None, r.stdout)
+        r = run(["run", v])
+        last = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ""
+        print(last)
+        check("run agrees with every output_0.pb", r.returncode == 0 and re.match(r"\d+ node tests: (\d+) passed, 0 failed", last),
+              r.stdout[-3000:] + r.stderr)
+        # Every op, both DepthToSpace orders, signed steps and the eleven types are among them.
+        cases = [json.load(open(os.path.join(c, "case.json"))) for c in case_dirs(v)]
+        check("ops", {c["onnx_op"] for c in cases} == {"Pad", "Slice", "DepthToSpace", "SpaceToDepth"})
+        check("types", len({c["data_type"] for c in cases}) == 11, str({c["data_type"] for c in cases}))
+        check("DepthToSpace orders", {c["attributes"]["mode"] for c in cases if c["onnx_op"] == "DepthToSpace"} == {"DCR", "CRD"})
+        check("Pad modes", {c["attributes"]["mode"] for c in cases if c["onnx_op"] == "Pad"} == {"constant", "edge", "reflect", "wrap"})
+        steps = [s for c in cases if c["onnx_op"] == "Slice" for s in c["inputs"]["steps"]]
+        check("Slice steps of both signs", min(steps) < 0 < max(steps))
+
+
+# ONNX's meaning of each exported node, in numpy (ONNX's reference implementation does the same).
+def onnx_meaning(node, inputs):
+    attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
+    x = inputs[0]
+    if node.op_type == "Pad":
+        mode = attrs.get("mode", b"constant").decode()
+        pads = inputs[1]
+        r = x.ndim
+        width = [(int(pads[i]), int(pads[i + r])) for i in range(r)]
+        if mode == "constant":
+            value = inputs[2] if len(inputs) > 2 else np.zeros((), x.dtype)
+            # np.pad with constant_values would convert through Python numbers; fill by bits instead.
+            out = np.empty([x.shape[i] + width[i][0] + width[i][1] for i in range(r)], x.dtype)
+            out[...] = value
+            out[tuple(slice(w[0], w[0] + n) for w, n in zip(width, x.shape))] = x
+            return out
+        if mode == "wrap":
+            # The torus by its index formula: numpy 1.24's np.pad(mode="wrap") repeats the wrong
+            # elements once a pad exceeds its axis (np.pad(np.arange(7), (6, 10), mode="wrap") ends
+            # 6, 1, 2, 3), and so does any evaluator built on it.
+            for a, (s, n) in enumerate(zip((w[0] for w in width), x.shape)):
+                x = np.take(x, (np.arange(n + width[a][0] + width[a][1]) - s) % n, axis=a)
+            return x
+        return np.pad(x, width, mode={"edge": "edge", "reflect": "reflect"}[mode])
+    if node.op_type == "Slice":
+        starts, ends, axes, steps = (list(map(int, a)) for a in inputs[1:5])
+        index = [slice(None)] * x.ndim
+        for s, e, a, st in zip(starts, ends, axes, steps):
+            n = x.shape[a]
+            s = s + n if s < 0 else s
+            e = e + n if e < 0 else e
+            if st > 0:
+                s, e = min(max(s, 0), n), min(max(e, 0), n)
+                index[a] = slice(s, e, st)
+            else:
+                s, e = min(max(s, 0), n - 1), min(max(e, -1), n - 1)
+                index[a] = slice(s, e if e >= 0 else None, st)
+        return x[tuple(index)]
+    b = attrs["blocksize"]
+    mode = attrs.get("mode", b"DCR").decode()
+    n, c, h, w = x.shape
+    if node.op_type == "DepthToSpace":
+        if mode == "DCR":
+            t = x.reshape(n, b, b, c // (b * b), h, w).transpose(0, 3, 4, 1, 5, 2)
+        else:
+            t = x.reshape(n, c // (b * b), b, b, h, w).transpose(0, 1, 4, 2, 5, 3)
+        return t.reshape(n, c // (b * b), h * b, w * b)
+    t = x.reshape(n, c, h // b, b, w // b, b).transpose(0, 3, 5, 1, 2, 4)
+    return t.reshape(n, c * b * b, h // b, w // b)
+
+
+def checker():
+    with tempfile.TemporaryDirectory() as t:
+        v = os.path.join(t, "v")
+        export(v, 2000, 1)
+        checked = beyond = meant = 0
+        for c in case_dirs(v):
+            name = os.path.basename(c)
+            model = onnx.load(os.path.join(c, "model.onnx"))
+            opset = [o.version for o in model.opset_import if o.domain in ("", "ai.onnx")][0]
+            info = json.load(open(os.path.join(c, "case.json")))
+            check(name + " case.json opset", info["opset"] == opset and info["ir_version"] == model.ir_version)
+            if opset <= 17:
+                try:
+                    onnx.checker.check_model(model, full_check=True)
+                    checked += 1
+                except Exception as e:  # noqa: BLE001 - any checker complaint fails
+                    check(name + " check_model", False, str(e))
+            else:
+                beyond += 1
+            names = [i.name for i in model.graph.input]
+            check(name + " input_names", names == info["input_names"], str(names))
+            inputs = []
+            for k, n in enumerate(names):
+                p = TensorProto()
+                p.ParseFromString(open(os.path.join(c, "test_data_set_0", "input_%d.pb" % k), "rb").read())
+                elem = model.graph.input[k].type.tensor_type
+                check(name + " input_%d.pb" % k,
+                      p.name == n and p.HasField("raw_data") and p.data_type == elem.elem_type
+                      and list(p.dims) == [d.dim_value for d in elem.shape.dim], str(p)[:300])
+                inputs.append(numpy_helper.to_array(p))
+            p = TensorProto()
+            p.ParseFromString(open(os.path.join(c, "test_data_set_0", "output_0.pb"), "rb").read())
+            check(name + " output_0.pb", p.name == model.graph.output[0].name and p.HasField("raw_data"))
+            expected = numpy_helper.to_array(p)
+            got = np.ascontiguousarray(onnx_meaning(model.graph.node[0], inputs))
+            same = got.shape == expected.shape and got.tobytes() == expected.tobytes()
+            check(name + " ONNX meaning == output_0.pb", same, "%s\n%s\n%s" % (info["dml_desc"], got, expected))
+            meant += same
+        print("onnx.checker.check_model(full_check=True): %d models passed; %d of opset > 17 not checked (Debian's onnx %s "
+              "knows opsets up to 17); numpy evaluation of the ONNX meaning agreed on %d" % (checked, beyond, onnx.__version__, meant))
+        check("some checked", checked > 500 and beyond > 0, "%d %d" % (checked, beyond))
+
+
+def save(model, folder, inputs, output=None):
+    os.makedirs(os.path.join(folder, "test_data_set_0"), exist_ok=True)
+    onnx.save(model, os.path.join(folder, "model.onnx"))
+    for k, (n, a) in enumerate(inputs):
+        t = numpy_helper.from_array(a, n)
+        open(os.path.join(folder, "test_data_set_0", "input_%d.pb" % k), "wb").write(t.SerializeToString())
+    if output is not None:
+        t = numpy_helper.from_array(output, "y")
+        open(os.path.join(folder, "test_data_set_0", "output_0.pb"), "wb").write(t.SerializeToString())
+
+
+def pad_model(mode, opset=11):
+    node = helper.make_node("Pad", ["x", "pads"], ["y"], mode=mode)
+    g = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4]),
+                                        helper.make_tensor_value_info("pads", TensorProto.INT64, [4])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+
+
+def errors():
+    with tempfile.TemporaryDirectory() as t:
+        x = np.arange(8, dtype=np.float32).reshape(2, 4)
+        cases = [
+            ("reflect", pad_model("reflect"), [("x", x), ("pads", np.array([0, 5, 0, 1], np.int64))],
+             ["node 0 (Pad)", "mode 'reflect'", "pads[1]=5 >= axis size 4", "no DirectML PADDING1 form"]),
+            ("negative", pad_model("constant"), [("x", x), ("pads", np.array([0, -1, 0, 1], np.int64))],
+             ["node 0 (Pad)", "pads[1]=-1", "negative"]),
+            ("mode", pad_model("symmetric"), [("x", x), ("pads", np.array([0, 1, 0, 1], np.int64))],
+             ["node 0 (Pad)", "mode 'symmetric'"]),
+        ]
+        g = helper.make_graph([helper.make_node("Pad", ["x"], ["y"], mode="edge", pads=[0, 1, 0, 1])], "g",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+        cases.append(("attribute", helper.make_model(g, opset_imports=[helper.make_opsetid("", 2)]), [("x", x)],
+                      ["node 0 (Pad)", "attribute 'pads'"]))
+        g = helper.make_graph([helper.make_node("Gather", ["x", "i"], ["y"])], "g",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4]),
+                               helper.make_tensor_value_info("i", TensorProto.INT64, [1])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+        cases.append(("gather", helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]),
+                      [("x", x), ("i", np.array([1], np.int64))], ["node 0 (Gather)", "no DirectML"]))
+        node = helper.make_node("Slice", ["x", "s", "e"], ["y"])
+        g = helper.make_graph([node], "g", [helper.make_tensor_value_info(n, ty, None) for n, ty in
+                                            (("x", TensorProto.FLOAT), ("s", TensorProto.INT64), ("e", TensorProto.INT64))],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+        cases.append(("empty", helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]),
+                      [("x", x), ("s", np.array([0, 3], np.int64)), ("e", np.array([2, 3], np.int64))],
+                      ["node 0 (Slice)", "axis 1 selects no element", "starts[1]=3"]))
+        for name, model, inputs, words in cases:
+            d = os.path.join(t, name)
+            save(model, d, inputs)
+            r = run(["run", d])
+            check("refused: " + name, r.returncode == 1 and all(w in r.stderr for w in words), r.stdout + r.stderr)
+            print("%s: %s" % (name, r.stderr.strip()))
+
+        # A hand-made model in the mapped subset (typed fields, not raw_data) runs, and --write-expected writes its output.
+        d = os.path.join(t, "edge")
+        save(pad_model("edge"), d, [("x", x), ("pads", np.array([1, 0, 0, 2], np.int64))])
+        r = run(["run", d])
+        check("no output_0.pb", r.returncode == 1 and "--write-expected" in r.stderr, r.stdout + r.stderr)
+        r = run(["run", d, "--write-expected"])
+        check("--write-expected", r.returncode == 0, r.stdout + r.stderr)
+        p = TensorProto()
+        p.ParseFromString(open(os.path.join(d, "test_data_set_0", "output_0.pb"), "rb").read())
+        got = numpy_helper.to_array(p)
+        check("written output = np.pad edge", p.name == "y" and np.array_equal(got, np.pad(x, [(1, 0), (0, 2)], mode="edge")), str(got))
+        check("then run passes", run(["run", d]).returncode == 0)
+
+        # A changed element of output_0.pb fails run (with the report), and compare reads .pb with --op-desc model.onnx.
+        v = os.path.join(t, "v")
+        export(v, 40, 3)
+        c = [c for c in case_dirs(v) if "PADDING" in c][0]
+        out = os.path.join(c, "test_data_set_0", "output_0.pb")
+        p = TensorProto()
+        p.ParseFromString(open(out, "rb").read())
+        a = numpy_helper.to_array(p).copy()
+        np.save(os.path.join(t, "same.npy"), a)
+        flat = a.reshape(-1).view(np.uint8)
+        flat[0] ^= 1
+        np.save(os.path.join(t, "changed.npy"), a)
+        r = run(["compare", out, os.path.join(t, "same.npy"), "--op-desc", os.path.join(c, "model.onnx")])
+        check("compare .pb .npy --op-desc model.onnx: equal", r.returncode == 0 and "bit-identical" in r.stdout, r.stdout + r.stderr)
+        r = run(["compare", out, os.path.join(t, "changed.npy"), "--op-desc", os.path.join(c, "model.onnx")])
+        check("compare: a difference, with PADDING1's regions", r.returncode == 1 and "1 of" in r.stdout and "region" in r.stdout.lower(),
+              r.stdout + r.stderr)
+        print(r.stdout)
+        p.raw_data = a.tobytes()
+        open(out, "wb").write(p.SerializeToString())
+        r = run(["run", v])
+        check("run: the changed case fails, named", r.returncode == 1 and os.path.basename(c) in r.stdout.splitlines()[-1]
+              and "1 failed" in r.stdout, r.stdout[-2000:] + r.stderr)
+        r = run(["run", c])
+        check("run CASE: report", r.returncode == 1 and "differs" in r.stdout, r.stdout + r.stderr)
+
+
+def formats():
+    with tempfile.TemporaryDirectory() as t:
+        both, default = os.path.join(t, "both"), os.path.join(t, "default")
+        r = export(both, 60, 5, "both")
+        check("both: both summaries", "wrote 60 models" in r.stdout and "onnx: exported" in r.stdout, r.stdout)
+        r = run(["vectors", "--out", default, "--count", "60", "--seed", "5"])
+        check("default: no ONNX summary", r.returncode == 0 and "onnx" not in r.stdout, r.stdout + r.stderr)
+        dirs = sorted(os.listdir(both))
+        check("both: every case folder", dirs == sorted(os.listdir(default)) and len(dirs) == 60, str(dirs))
+        onnx_cases = 0
+        for d in dirs:
+            files = set(os.listdir(os.path.join(both, d)))
+            check("both: DxDispatch files in " + d, {"model.json", "input.npy", "expected.npy"} <= files, str(files))
+            check("default: no ONNX files in " + d, set(os.listdir(os.path.join(default, d))) == {"model.json", "input.npy", "expected.npy"})
+            for f in ("model.json", "input.npy", "expected.npy"):
+                check("both = default: " + d + "/" + f,
+                      open(os.path.join(both, d, f), "rb").read() == open(os.path.join(default, d, f), "rb").read())
+            if "model.onnx" in files:
+                onnx_cases += 1
+                check("both: node test in " + d, {"case.json", "test_data_set_0"} <= files)
+        check("both: some node tests", onnx_cases > 10, str(onnx_cases))
+        r = run(["run", both])
+        check("both: run the node tests", r.returncode == 0 and "%d passed, 0 failed" % onnx_cases in r.stdout, r.stdout[-2000:])
+
+
+{"roundtrip": roundtrip, "checker": checker, "errors": errors, "formats": formats}[GROUP]()
+if failures:
+    print("%d checks failed: %s" % (len(failures), ", ".join(failures[:20])))
+    sys.exit(1)
+print("onnx.%s: all checks passed" % GROUP)

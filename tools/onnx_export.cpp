@@ -1,0 +1,418 @@
+// DirectML cases as ONNX node tests: which cases have an ONNX operator of exactly their meaning, at
+// which opset, and the files that say so.
+//
+// Mapping (each at the lowest opset that expresses the op, mode and type; IR = the lowest that
+// opset allows):
+//   PADDING, PADDING1  -> Pad-11 (pads an int64 input [starts..., ends...], constant_value a
+//                         0-d input of the tensor's type, CONSTANT only), modes constant, edge,
+//                         reflect; WRAP -> Pad-19 "wrap". Pad-11 takes all eleven types.
+//                         REFLECTION only with every pad < its axis: ONNX defines reflect no
+//                         further (its spec since PR #7700), DirectML folds on periodically.
+//                         SYMMETRIC has no ONNX mode. PADDING's FLOAT value goes in converted to
+//                         the tensor's type as dmlref converts it (DECISIONS 3).
+//   SLICE, SLICE1      -> Slice-10 (starts, ends, axes, steps int64 inputs; all eleven types):
+//                         starts = the first element read, ends = one step past the last element
+//                         of the *output* (so a window longer than the output needs no clamping),
+//                         negative strides as negative steps. A negative step that reads index 0
+//                         needs ends = -(axis size) - 1, which clamps to -1 ("before index 0")
+//                         only from Slice-11's clamping rules on: such cases are opset 11.
+//   DEPTH_TO_SPACE, DEPTH_TO_SPACE1 DEPTH_COLUMN_ROW -> DepthToSpace-1 (DCR, no mode attribute);
+//   DEPTH_TO_SPACE1 COLUMN_ROW_DEPTH                 -> DepthToSpace-11 mode "CRD".
+//   SPACE_TO_DEPTH, SPACE_TO_DEPTH1 DEPTH_COLUMN_ROW -> SpaceToDepth-1. COLUMN_ROW_DEPTH: no
+//                         released opset (SpaceToDepth has no mode before opset 28): left out.
+// Input layouts: a strided or broadcast InputTensor decides which buffer elements the operator
+// reads, which a node test (a packed tensor per input) cannot say: left out. Output strides only
+// place the results in memory: those cases are exported with the packed logical output.
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include <dmlref/format.hpp>
+
+#include "model.hpp"
+#include "onnx_common.hpp"
+#include "onnx_node_test.hpp"
+
+namespace dmlref::node_test {
+
+namespace {
+
+namespace fs = std::filesystem;
+using detail::onnx_type_of;
+
+/// A graph input beside the data: its name and its value.
+struct named_tensor {
+    std::string name;
+    npy::array value;
+};
+
+/// A case's ONNX form.
+struct node_plan {
+    std::string op_type;
+    std::string data_name; ///< the schema's name of the data input
+    std::int64_t opset = 0;
+    std::string mode;            ///< the meaning (also where the attribute is left at its default)
+    bool write_mode = false;     ///< whether the mode attribute is written
+    std::int64_t blocksize = 0;  ///< DepthToSpace / SpaceToDepth
+    std::vector<named_tensor> inputs; ///< after the data input, in the schema's order
+};
+
+node_plan make_plan(std::string op_type, std::string data_name, std::int64_t opset) {
+    node_plan p;
+    p.op_type = std::move(op_type);
+    p.data_name = std::move(data_name);
+    p.opset = opset;
+    return p;
+}
+
+npy::array int64_vector(const std::vector<std::int64_t>& values) {
+    npy::array a{data_type::int64, {values.size()}, std::vector<std::byte>(values.size() * 8)};
+    std::memcpy(a.data.data(), values.data(), a.data.size());
+    return a;
+}
+
+std::vector<std::int64_t> as_int64(const npy::array& a) {
+    std::vector<std::int64_t> v(a.data.size() / 8);
+    std::memcpy(v.data(), a.data.data(), v.size() * 8);
+    return v;
+}
+
+/// Whether a tensor's elements lie packed in C order (explicit packed strides included; the
+/// stride of a size-1 axis never matters).
+bool is_packed(const buffer_tensor_desc& t) {
+    if (!t.strides) return true;
+    std::uint64_t packed = 1;
+    for (std::size_t k = t.sizes.size(); k-- > 0;) {
+        if (t.sizes[k] != 1 && (*t.strides)[k] != packed) return false;
+        packed *= t.sizes[k];
+    }
+    return true;
+}
+
+bool is_broadcast(const buffer_tensor_desc& t) {
+    if (!t.strides) return false;
+    for (std::size_t k = 0; k < t.sizes.size(); ++k)
+        if (t.sizes[k] != 1 && (*t.strides)[k] == 0) return true;
+    return false;
+}
+
+std::string_view onnx_pad_mode(padding_mode mode) {
+    switch (mode) {
+    case padding_mode::constant: return "constant";
+    case padding_mode::edge: return "edge";
+    case padding_mode::reflection: return "reflect";
+    case padding_mode::wrap: return "wrap";
+    default: return "";
+    }
+}
+
+/// The plan of a PADDING or PADDING1 case, or why it has none.
+template <class Desc> std::variant<node_plan, std::string> plan_padding(const Desc& d, std::span<const std::byte, 8> value) {
+    const auto mode = onnx_pad_mode(d.padding_mode);
+    if (mode.empty()) return std::string("SYMMETRIC padding (ONNX Pad has no symmetric mode)");
+    const auto& sizes = d.input_tensor.sizes;
+    if (d.padding_mode == padding_mode::reflection)
+        for (std::size_t k = 0; k < sizes.size(); ++k)
+            if (d.start_padding[k] >= sizes[k] || d.end_padding[k] >= sizes[k])
+                return std::string("REFLECTION with a pad >= its axis size (ONNX Pad reflect is defined for pads < the axis only)");
+    node_plan p = make_plan("Pad", "data", d.padding_mode == padding_mode::wrap ? 19 : 11);
+    p.mode = mode;
+    p.write_mode = true;
+    std::vector<std::int64_t> pads;
+    for (auto s : d.start_padding) pads.push_back(s);
+    for (auto e : d.end_padding) pads.push_back(e);
+    p.inputs.push_back({"pads", int64_vector(pads)});
+    if (d.padding_mode == padding_mode::constant) {
+        const data_type type = d.output_tensor.data_type;
+        const std::size_t width = element_size(type);
+        npy::array c{type, {}, std::vector<std::byte>(width)};
+        std::memcpy(c.data.data(), value.data(), width);
+        p.inputs.push_back({"constant_value", std::move(c)});
+    }
+    return p;
+}
+
+std::variant<node_plan, std::string> plan_slice(const buffer_tensor_desc& in, const buffer_tensor_desc& out,
+                                                const std::vector<std::uint32_t>& offsets,
+                                                const std::vector<std::uint32_t>& window_sizes,
+                                                const std::vector<std::int32_t>& strides) {
+    node_plan p = make_plan("Slice", "data", 10);
+    std::vector<std::int64_t> starts, ends, axes, steps;
+    for (std::size_t k = 0; k < in.sizes.size(); ++k) {
+        const std::int64_t step = strides[k], count = out.sizes[k];
+        // The first element read: the window's start, or its end for a negative stride.
+        const std::int64_t first = step > 0 ? std::int64_t{offsets[k]} : std::int64_t{offsets[k]} + window_sizes[k] - 1;
+        const std::int64_t last = first + (count - 1) * step;
+        std::int64_t end = last + (step > 0 ? 1 : -1);
+        if (end < 0) { // -1 would mean the last element: the sentinel below clamps to "before 0"
+            end = -std::int64_t{in.sizes[k]} - 1;
+            p.opset = 11;
+        }
+        starts.push_back(first);
+        ends.push_back(end);
+        axes.push_back(static_cast<std::int64_t>(k));
+        steps.push_back(step);
+    }
+    p.inputs = {{"starts", int64_vector(starts)}, {"ends", int64_vector(ends)}, {"axes", int64_vector(axes)},
+                {"steps", int64_vector(steps)}};
+    return p;
+}
+
+std::variant<node_plan, std::string> plan_of(const operator_desc& desc) {
+    const buffer_tensor_desc& in = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.input_tensor; }, desc);
+    auto op = std::visit(
+        [&](const auto& d) -> std::variant<node_plan, std::string> {
+            using D = std::decay_t<decltype(d)>;
+            if constexpr (std::is_same_v<D, padding1_desc>) {
+                return plan_padding(d, std::span<const std::byte, 8>(std::as_bytes(std::span(d.padding_value.bytes))));
+            } else if constexpr (std::is_same_v<D, padding_desc>) {
+                const auto value = dmlref::detail::padding_v0_value(d.output_tensor.data_type, d.padding_value);
+                return plan_padding(d, std::span<const std::byte, 8>(value));
+            } else if constexpr (std::is_same_v<D, slice1_desc>) {
+                return plan_slice(d.input_tensor, d.output_tensor, d.input_window_offsets, d.input_window_sizes,
+                                  d.input_window_strides);
+            } else if constexpr (std::is_same_v<D, slice_desc>) {
+                std::vector<std::int32_t> strides(d.strides.begin(), d.strides.end());
+                std::vector<std::uint32_t> windows(d.sizes.size());
+                for (std::size_t k = 0; k < windows.size(); ++k) windows[k] = (d.sizes[k] - 1) * d.strides[k] + 1;
+                return plan_slice(d.input_tensor, d.output_tensor, d.offsets, windows, strides);
+            } else {
+                constexpr bool to_space = std::is_same_v<D, depth_to_space_desc> || std::is_same_v<D, depth_to_space1_desc>;
+                depth_space_order order = depth_space_order::depth_column_row;
+                if constexpr (std::is_same_v<D, depth_to_space1_desc> || std::is_same_v<D, space_to_depth1_desc>) order = d.order;
+                node_plan p = make_plan(to_space ? "DepthToSpace" : "SpaceToDepth", "input", 1);
+                p.mode = "DCR";
+                p.blocksize = d.block_size;
+                if (order == depth_space_order::column_row_depth) {
+                    if (!to_space)
+                        return std::string("SPACE_TO_DEPTH1 COLUMN_ROW_DEPTH (SpaceToDepth has no mode before opset 28, "
+                                           "which no released ONNX has)");
+                    p.mode = "CRD";
+                    p.write_mode = true;
+                    p.opset = 11;
+                }
+                return p;
+            }
+        },
+        desc);
+    if (std::holds_alternative<std::string>(op)) return op;
+    if (is_broadcast(in)) return std::string("broadcast input (a stride of 0: a node test's input is a packed tensor)");
+    if (!is_packed(in)) return std::string("strided input (a node test's input is a packed tensor)");
+    return op;
+}
+
+// ---- protobuf ----------------------------------------------------------------------------------
+
+void fill_tensor(onnx::TensorProto& t, const std::string& name, const npy::array& a) {
+    t.set_name(name);
+    t.set_data_type(onnx_type_of(a.type));
+    for (auto s : a.shape) t.add_dims(static_cast<std::int64_t>(s));
+    // raw_data is little-endian, as dmlref's buffers are on every platform it builds for.
+    t.set_raw_data(a.data.data(), a.data.size());
+}
+
+void add_value_info(google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* list, const std::string& name,
+                    const npy::array& a) {
+    onnx::ValueInfoProto* v = list->Add();
+    v->set_name(name);
+    auto* tensor = v->mutable_type()->mutable_tensor_type();
+    tensor->set_elem_type(onnx_type_of(a.type));
+    auto* shape = tensor->mutable_shape();
+    for (auto s : a.shape) shape->add_dim()->set_dim_value(static_cast<std::int64_t>(s));
+}
+
+void write_message(const fs::path& path, const google::protobuf::MessageLite& m, npy::temporary_observer on_temporary) {
+    std::string bytes;
+    if (!m.SerializeToString(&bytes)) throw std::runtime_error(fmt::format("{}: the protobuf could not be serialised", path.string()));
+    npy::write_file_atomically(path, std::as_bytes(std::span(bytes.data(), bytes.size())), {on_temporary});
+}
+
+std::string model_bytes(const node_plan& p, const npy::array& data, const npy::array& output) {
+    onnx::ModelProto model;
+    model.set_ir_version(detail::ir_version_for(p.opset));
+    model.set_producer_name("dmlref");
+    model.set_producer_version(DMLREF_VERSION);
+    auto* opset = model.add_opset_import();
+    opset->set_domain("");
+    opset->set_version(p.opset);
+    auto* graph = model.mutable_graph();
+    graph->set_name(fmt::format("dmlref_{}", p.op_type));
+    auto* node = graph->add_node();
+    node->set_op_type(p.op_type);
+    node->set_name(p.op_type);
+    node->add_input(p.data_name);
+    add_value_info(graph->mutable_input(), p.data_name, data);
+    for (const auto& t : p.inputs) {
+        node->add_input(t.name);
+        add_value_info(graph->mutable_input(), t.name, t.value);
+    }
+    node->add_output("output");
+    add_value_info(graph->mutable_output(), "output", output);
+    if (p.blocksize) {
+        auto* a = node->add_attribute();
+        a->set_name("blocksize");
+        a->set_type(onnx::AttributeProto::INT);
+        a->set_i(p.blocksize);
+    }
+    if (p.write_mode) {
+        auto* a = node->add_attribute();
+        a->set_name("mode");
+        a->set_type(onnx::AttributeProto::STRING);
+        a->set_s(p.mode);
+    }
+    std::string bytes;
+    if (!model.SerializeToString(&bytes)) throw std::runtime_error("the model could not be serialised");
+    return bytes;
+}
+
+/// A scalar for case.json: integers as numbers, floats as numbers where finite, else "NaN",
+/// "Infinity" or "-Infinity" (JSON has no such numbers).
+nlohmann::json json_scalar(const npy::array& a) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, a.data.data(), a.data.size());
+    auto sized = [&](auto zero) {
+        decltype(zero) v;
+        std::memcpy(&v, a.data.data(), sizeof v);
+        return v;
+    };
+    double f = 0;
+    switch (a.type) {
+    case data_type::float32: f = static_cast<double>(sized(0.0f)); break;
+    case data_type::float64: f = sized(0.0); break;
+    case data_type::float16: f = double_from_half_bits(static_cast<std::uint16_t>(bits)); break;
+    case data_type::uint8: return sized(std::uint8_t{});
+    case data_type::uint16: return sized(std::uint16_t{});
+    case data_type::uint32: return sized(std::uint32_t{});
+    case data_type::uint64: return sized(std::uint64_t{});
+    case data_type::int8: return sized(std::int8_t{});
+    case data_type::int16: return sized(std::int16_t{});
+    case data_type::int32: return sized(std::int32_t{});
+    case data_type::int64: return sized(std::int64_t{});
+    default: return nullptr;
+    }
+    if (f != f) return "NaN";
+    if (f == std::numeric_limits<double>::infinity()) return "Infinity";
+    if (f == -std::numeric_limits<double>::infinity()) return "-Infinity";
+    return f;
+}
+
+// case.json, a sidecar for classifiers and people. Its fields (names are stable):
+//   onnx_op        "Pad" | "Slice" | "DepthToSpace" | "SpaceToDepth"
+//   opset, ir_version  what model.onnx declares
+//   dml_op         "DML_OPERATOR_PADDING1", ... (the DirectML operator the case came from)
+//   dml_desc       the DirectML desc in one line, DirectML's field names (strides included)
+//   data_type      DirectML's name ("FLOAT16"); onnx_type: ONNX's ("float16")
+//   input_shape, output_shape   the packed logical shapes of input_0.pb and output_0.pb
+//   output_strides the OutputTensor's strides in DirectML (null when packed): memory layout only
+//   attributes     the node's meaning: {"mode": ...} for Pad (constant, edge, reflect, wrap) and
+//                  DepthToSpace / SpaceToDepth ("DCR", "CRD"; also where the attribute is left at
+//                  its DCR default), {"blocksize": B} for the latter two; {} for Slice
+//   inputs         the graph inputs after the data, by name: Pad {"pads": [...], "value": the
+//                  constant (CONSTANT only; a number, or "NaN" / "Infinity" / "-Infinity"),
+//                  "value_bits": its bits in hex (floating types)}; Slice {"starts", "ends",
+//                  "axes", "steps"}
+//   input_names    the graph inputs in order (input_K.pb is the K-th)
+std::string case_json(const node_plan& p, const operator_desc& desc, const npy::array& data, const npy::array& output) {
+    const buffer_tensor_desc& out = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.output_tensor; }, desc);
+    nlohmann::ordered_json j;
+    j["onnx_op"] = p.op_type;
+    j["opset"] = p.opset;
+    j["ir_version"] = detail::ir_version_for(p.opset);
+    j["dml_op"] = fmt::format("DML_OPERATOR_{}", to_string(type_of(desc)));
+    j["dml_desc"] = to_string(desc);
+    j["data_type"] = std::string(to_string(data.type));
+    j["onnx_type"] = std::string(detail::onnx_type_name(data.type));
+    j["input_shape"] = data.shape;
+    j["output_shape"] = output.shape;
+    j["output_strides"] = out.strides && !is_packed(out) ? nlohmann::ordered_json(*out.strides) : nlohmann::ordered_json(nullptr);
+    nlohmann::ordered_json attributes = nlohmann::ordered_json::object();
+    if (!p.mode.empty()) attributes["mode"] = p.mode;
+    if (p.blocksize) attributes["blocksize"] = p.blocksize;
+    j["attributes"] = attributes;
+    nlohmann::ordered_json inputs = nlohmann::ordered_json::object();
+    std::vector<std::string> names{p.data_name};
+    for (const auto& t : p.inputs) {
+        names.push_back(t.name);
+        if (t.name == "constant_value") {
+            inputs["value"] = json_scalar(t.value);
+            if (t.value.type == data_type::float16 || t.value.type == data_type::float32 || t.value.type == data_type::float64) {
+                std::uint64_t bits = 0;
+                std::memcpy(&bits, t.value.data.data(), t.value.data.size());
+                inputs["value_bits"] = fmt::format("0x{:0{}x}", bits, 2 * t.value.data.size());
+            }
+        } else {
+            inputs[t.name] = as_int64(t.value);
+        }
+    }
+    j["inputs"] = inputs;
+    j["input_names"] = names;
+    return j.dump(2) + "\n";
+}
+
+} // namespace
+
+std::optional<std::string> export_case(const fs::path& dir, const operator_desc& desc, std::span<const std::byte> input_buffer,
+                                       export_tally& tally, npy::temporary_observer on_temporary) {
+    auto planned = plan_of(desc);
+    if (auto* why = std::get_if<std::string>(&planned)) {
+        ++tally.left_out[*why];
+        return *why;
+    }
+    const node_plan& p = std::get<node_plan>(planned);
+    const buffer_tensor_desc& in = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.input_tensor; }, desc);
+    const buffer_tensor_desc& out = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.output_tensor; }, desc);
+
+    // The expected output: the desc itself on the reference, its elements gathered in C order.
+    std::vector<std::byte> out_buffer(static_cast<std::size_t>(out.total_tensor_size_in_bytes));
+    // The input buffer as a dispatch binds it: at least TotalTensorSizeInBytes (the bytes past its
+    // elements are never read).
+    std::vector<std::byte> in_buffer(input_buffer.begin(), input_buffer.end());
+    if (in_buffer.size() < in.total_tensor_size_in_bytes) in_buffer.resize(static_cast<std::size_t>(in.total_tensor_size_in_bytes));
+    dmlref::execute(desc, in_buffer, out_buffer);
+    npy::array data{in.data_type, {in.sizes.begin(), in.sizes.end()}, detail::gather(in, input_buffer)};
+    npy::array output{out.data_type, {out.sizes.begin(), out.sizes.end()}, detail::gather(out, out_buffer)};
+
+    fs::create_directories(dir / "test_data_set_0");
+    const std::string model = model_bytes(p, data, output);
+    npy::write_file_atomically(dir / "model.onnx", std::as_bytes(std::span(model.data(), model.size())), {on_temporary});
+    std::size_t k = 0;
+    auto write_input = [&](const std::string& name, const npy::array& a) {
+        onnx::TensorProto t;
+        fill_tensor(t, name, a);
+        write_message(dir / "test_data_set_0" / fmt::format("input_{}.pb", k++), t, on_temporary);
+    };
+    write_input(p.data_name, data);
+    for (const auto& t : p.inputs) write_input(t.name, t.value);
+    onnx::TensorProto expected;
+    fill_tensor(expected, "output", output);
+    write_message(dir / "test_data_set_0" / "output_0.pb", expected, on_temporary);
+    const std::string json = case_json(p, desc, data, output);
+    npy::write_file_atomically(dir / "case.json", std::as_bytes(std::span(json.data(), json.size())), {on_temporary});
+
+    ++tally.exported;
+    ++tally.opsets[p.opset];
+    if (p.opset > detail::newest_checked_opset) ++tally.beyond_checker;
+    return std::nullopt;
+}
+
+std::string export_tally::summary() const {
+    std::uint32_t total_left = 0;
+    std::vector<std::string> reasons;
+    for (const auto& [why, n] : left_out) {
+        total_left += n;
+        reasons.push_back(fmt::format("{}: {}", why, n));
+    }
+    std::vector<std::string> counts;
+    for (const auto& [opset, n] : opsets) counts.push_back(fmt::format("{}: {}", opset, n));
+    return fmt::format("onnx: exported {} node tests, left out {}{}\n"
+                       "onnx opsets: {} ({} above opset {}, beyond Debian's onnx checker)\n",
+                       exported, total_left, reasons.empty() ? "" : fmt::format(" ({})", fmt::join(reasons, "; ")),
+                       counts.empty() ? "none" : fmt::format("{}", fmt::join(counts, ", ")), beyond_checker,
+                       detail::newest_checked_opset);
+}
+
+} // namespace dmlref::node_test

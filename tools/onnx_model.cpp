@@ -1,0 +1,437 @@
+// ONNX node tests read back: a one-node model of Pad, Slice, DepthToSpace or SpaceToDepth mapped to
+// the DirectML desc of the same meaning (PADDING1, SLICE1, DEPTH_TO_SPACE1, SPACE_TO_DEPTH1 on
+// packed tensors), run on the reference and compared with the data set's output.
+#include <algorithm>
+#include <iostream>
+#include <limits>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <dmlref/compare.hpp>
+
+#include "model.hpp"
+#include "onnx_common.hpp"
+#include "onnx_node_test.hpp"
+
+namespace dmlref::node_test {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Model files and tensors read here are small; this bounds a damaged or hostile one.
+std::uint64_t read_limit() { return model::available_memory() / 4; }
+
+npy::array array_of(const onnx::TensorProto& t, const std::string& where) {
+    const auto type = detail::data_type_of_onnx(t.data_type());
+    if (!type)
+        throw validation_error(fmt::format("{}: data_type {} has no DirectML type (the eleven numeric types do)", where, t.data_type()));
+    npy::array a;
+    a.type = *type;
+    for (auto d : t.dims()) {
+        if (d < 0) throw validation_error(fmt::format("{}: dims {{{}}} has a negative dimension", where, fmt::join(t.dims(), ", ")));
+        a.shape.push_back(static_cast<std::uint64_t>(d));
+    }
+    const std::size_t width = element_size(*type);
+    const auto count = npy::element_count(a.shape);
+    if (t.data_location() == onnx::TensorProto::EXTERNAL)
+        throw validation_error(fmt::format("{}: external data is not read; write the elements into the file", where));
+    if (t.has_raw_data()) {
+        if (!count || t.raw_data().size() != *count * width)
+            throw validation_error(fmt::format("{}: raw_data holds {} bytes; dims {{{}}} of {} need {}", where, t.raw_data().size(),
+                                               fmt::join(a.shape, ", "), to_string(*type), count ? *count * width : 0));
+        a.data.resize(t.raw_data().size());
+        std::memcpy(a.data.data(), t.raw_data().data(), a.data.size());
+        return a;
+    }
+    // The typed fields ONNX's helpers write when not asked for raw_data.
+    auto take = [&](const auto& field, auto as) {
+        using T = decltype(as);
+        if (!count || static_cast<std::uint64_t>(field.size()) != *count)
+            throw validation_error(fmt::format("{}: {} values for dims {{{}}}", where, field.size(), fmt::join(a.shape, ", ")));
+        a.data.resize(*count * width);
+        for (int i = 0; i < field.size(); ++i) {
+            const T v = static_cast<T>(field.Get(i));
+            std::memcpy(a.data.data() + static_cast<std::size_t>(i) * width, &v, width);
+        }
+    };
+    switch (*type) {
+    case data_type::float32: take(t.float_data(), float{}); break;
+    case data_type::float64: take(t.double_data(), double{}); break;
+    case data_type::int64: take(t.int64_data(), std::int64_t{}); break;
+    case data_type::uint32: take(t.uint64_data(), std::uint32_t{}); break;
+    case data_type::uint64: take(t.uint64_data(), std::uint64_t{}); break;
+    case data_type::int32: take(t.int32_data(), std::int32_t{}); break;
+    case data_type::int16: take(t.int32_data(), std::int16_t{}); break;
+    case data_type::int8: take(t.int32_data(), std::int8_t{}); break;
+    case data_type::uint16: case data_type::float16: take(t.int32_data(), std::uint16_t{}); break;
+    case data_type::uint8: take(t.int32_data(), std::uint8_t{}); break;
+    default: break;
+    }
+    return a;
+}
+
+onnx::TensorProto parse_tensor(const fs::path& path) {
+    const auto bytes = model::read_regular_file(path, read_limit());
+    onnx::TensorProto t;
+    if (!t.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+        throw validation_error(fmt::format("{}: not a TensorProto", path.string()));
+    return t;
+}
+
+/// The integers of an index input (int64, or int32 where the schema allows it).
+std::vector<std::int64_t> integers(const npy::array& a, const std::string& where) {
+    std::vector<std::int64_t> v;
+    if (a.type == data_type::int64) {
+        v.resize(a.data.size() / 8);
+        std::memcpy(v.data(), a.data.data(), a.data.size());
+    } else if (a.type == data_type::int32) {
+        for (std::size_t i = 0; i < a.data.size() / 4; ++i) {
+            std::int32_t x;
+            std::memcpy(&x, a.data.data() + 4 * i, 4);
+            v.push_back(x);
+        }
+    } else {
+        throw validation_error(fmt::format("{} is {}; it must be int64 (or int32)", where, to_string(a.type)));
+    }
+    return v;
+}
+
+/// The node being mapped, for messages: "model.onnx: node 0 (Pad)".
+struct node_context {
+    std::string label;
+    [[noreturn]] void fail(std::string_view what) const { throw validation_error(fmt::format("{}: {}", label, what)); }
+};
+
+buffer_tensor_desc packed(data_type type, std::vector<std::uint32_t> sizes) {
+    buffer_tensor_desc d;
+    d.data_type = type;
+    d.sizes = std::move(sizes);
+    d.total_tensor_size_in_bytes = calc_buffer_tensor_size(d);
+    return d;
+}
+
+std::vector<std::uint32_t> dml_sizes(const node_context& node, const npy::array& data, std::size_t min_rank, std::size_t max_rank) {
+    if (data.shape.size() < min_rank || data.shape.size() > max_rank)
+        node.fail(fmt::format("the data input has {} dimensions; the DirectML operator takes {}", data.shape.size(),
+                              min_rank == max_rank ? fmt::format("{}", min_rank) : fmt::format("{} to {}", min_rank, max_rank)));
+    std::vector<std::uint32_t> sizes;
+    for (std::size_t k = 0; k < data.shape.size(); ++k) {
+        if (data.shape[k] == 0 || data.shape[k] > UINT32_MAX)
+            node.fail(fmt::format("the data input's axis {} has size {}; DirectML sizes are 1 to 2^32-1", k, data.shape[k]));
+        sizes.push_back(static_cast<std::uint32_t>(data.shape[k]));
+    }
+    return sizes;
+}
+
+const onnx::AttributeProto* attribute(const onnx::NodeProto& n, std::string_view name) {
+    for (const auto& a : n.attribute())
+        if (a.name() == name) return &a;
+    return nullptr;
+}
+
+void only_attributes(const node_context& node, const onnx::NodeProto& n, std::initializer_list<std::string_view> known) {
+    for (const auto& a : n.attribute())
+        if (std::find(known.begin(), known.end(), a.name()) == known.end())
+            node.fail(fmt::format("attribute '{}' has no DirectML form here", a.name()));
+}
+
+operator_desc map_pad(const node_context& node, const onnx::NodeProto& n, std::int64_t opset, const npy::array& data,
+                      const std::vector<std::optional<npy::array>>& inputs) {
+    only_attributes(node, n, {"mode"});
+    if (opset < 11) node.fail(fmt::format("opset {} gives pads as an attribute; only Pad-11 and later (pads as an input) are mapped", opset));
+    const auto sizes = dml_sizes(node, data, 1, 8);
+    const std::size_t rank = sizes.size();
+    std::string mode = "constant";
+    if (const auto* a = attribute(n, "mode")) mode = a->s();
+    padding_mode dml_mode;
+    if (mode == "constant") dml_mode = padding_mode::constant;
+    else if (mode == "edge") dml_mode = padding_mode::edge;
+    else if (mode == "reflect") dml_mode = padding_mode::reflection;
+    else if (mode == "wrap") dml_mode = padding_mode::wrap;
+    else node.fail(fmt::format("attribute mode '{}' has no DirectML PADDING1 mode", mode));
+    if (inputs.size() < 2 || !inputs[1]) node.fail("input 'pads' is missing");
+    const auto pads = integers(*inputs[1], node.label + ": input 'pads'");
+    std::vector<std::int64_t> axes;
+    if (inputs.size() > 3 && inputs[3]) {
+        for (auto axis : integers(*inputs[3], node.label + ": input 'axes'")) {
+            if (axis < -static_cast<std::int64_t>(rank) || axis >= static_cast<std::int64_t>(rank))
+                node.fail(fmt::format("input 'axes' names axis {} of a {}-dimensional input", axis, rank));
+            axes.push_back(axis < 0 ? axis + static_cast<std::int64_t>(rank) : axis);
+        }
+    } else {
+        for (std::size_t k = 0; k < rank; ++k) axes.push_back(static_cast<std::int64_t>(k));
+    }
+    if (pads.size() != 2 * axes.size())
+        node.fail(fmt::format("input 'pads' has {} values; {} axes need {}", pads.size(), axes.size(), 2 * axes.size()));
+    std::vector<std::uint32_t> start(rank, 0), end(rank, 0), out_sizes(sizes);
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+        const auto axis = static_cast<std::size_t>(axes[i]);
+        for (std::size_t side = 0; side < 2; ++side) {
+            const std::size_t index = i + side * axes.size();
+            const std::int64_t pad = pads[index];
+            if (pad < 0)
+                node.fail(fmt::format("input pads[{}]={} is negative (cropping); DirectML PADDING1 pads are unsigned", index, pad));
+            if (dml_mode == padding_mode::reflection && pad >= sizes[axis])
+                node.fail(fmt::format("mode 'reflect' with pads[{}]={} >= axis size {} has no DirectML PADDING1 form", index, pad,
+                                      sizes[axis]));
+            if (pad > UINT32_MAX) node.fail(fmt::format("input pads[{}]={} exceeds 32 bits", index, pad));
+            (side == 0 ? start : end)[axis] = static_cast<std::uint32_t>(pad);
+        }
+        const std::uint64_t total = std::uint64_t{sizes[axis]} + start[axis] + end[axis];
+        if (total > UINT32_MAX) node.fail(fmt::format("axis {} pads to {} elements, more than 2^32-1", axis, total));
+        out_sizes[axis] = static_cast<std::uint32_t>(total);
+    }
+    scalar_union value;
+    if (inputs.size() > 2 && inputs[2]) {
+        const npy::array& c = *inputs[2];
+        if (c.type != data.type)
+            node.fail(fmt::format("input 'constant_value' is {}; the data is {}", to_string(c.type), to_string(data.type)));
+        if (c.data.size() != element_size(c.type)) node.fail("input 'constant_value' is not one element");
+        std::memcpy(value.bytes.data(), c.data.data(), c.data.size());
+    }
+    return padding1_desc{packed(data.type, sizes), packed(data.type, out_sizes), dml_mode, data.type, value, start, end};
+}
+
+operator_desc map_slice(const node_context& node, const onnx::NodeProto& n, std::int64_t opset, const npy::array& data,
+                        const std::vector<std::optional<npy::array>>& inputs) {
+    only_attributes(node, n, {});
+    if (opset < 10) node.fail(fmt::format("opset {} gives starts and ends as attributes; only Slice-10 and later are mapped", opset));
+    const auto sizes = dml_sizes(node, data, 1, 8);
+    const auto rank = static_cast<std::int64_t>(sizes.size());
+    if (inputs.size() < 3 || !inputs[1] || !inputs[2]) node.fail("inputs 'starts' and 'ends' are required");
+    const auto starts = integers(*inputs[1], node.label + ": input 'starts'");
+    const auto ends = integers(*inputs[2], node.label + ": input 'ends'");
+    std::vector<std::int64_t> axes, steps;
+    if (inputs.size() > 3 && inputs[3]) axes = integers(*inputs[3], node.label + ": input 'axes'");
+    else for (std::size_t k = 0; k < starts.size(); ++k) axes.push_back(static_cast<std::int64_t>(k));
+    if (inputs.size() > 4 && inputs[4]) steps = integers(*inputs[4], node.label + ": input 'steps'");
+    else steps.assign(starts.size(), 1);
+    if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
+        node.fail(fmt::format("inputs starts, ends, axes and steps have {}, {}, {} and {} values; they must agree", starts.size(),
+                              ends.size(), axes.size(), steps.size()));
+    std::vector<std::uint32_t> offsets(sizes.size(), 0), windows(sizes), out_sizes(sizes);
+    std::vector<std::int32_t> strides(sizes.size(), 1);
+    std::vector<bool> seen(sizes.size(), false);
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+        std::int64_t axis = axes[i];
+        if (axis < -rank || axis >= rank) node.fail(fmt::format("input axes[{}]={} is outside a {}-dimensional input", i, axis, rank));
+        if (axis < 0) axis += rank;
+        const auto a = static_cast<std::size_t>(axis);
+        if (seen[a]) node.fail(fmt::format("input 'axes' names axis {} twice", axis));
+        seen[a] = true;
+        const std::int64_t dim = sizes[a], step = steps[i];
+        if (step == 0) node.fail(fmt::format("input steps[{}]=0", i));
+        // Slice-11's rules: a negative index counts from the end; starts clamp to [0, dim] (step > 0)
+        // or [0, dim-1] (step < 0), ends to [0, dim] or [-1, dim-1].
+        auto adjust = [&](std::int64_t v, std::int64_t low, std::int64_t high) {
+            if (v < 0) v = v < -dim ? -1 : v + dim;
+            return std::clamp(v, low, high);
+        };
+        const std::int64_t start = step > 0 ? adjust(starts[i], 0, dim) : adjust(starts[i], 0, dim - 1);
+        const std::int64_t end = step > 0 ? adjust(ends[i], 0, dim) : adjust(ends[i], -1, dim - 1);
+        const std::int64_t span = step > 0 ? end - start : start - end;
+        const std::int64_t magnitude = step == std::numeric_limits<std::int64_t>::min() ? std::numeric_limits<std::int64_t>::max()
+                                                                                       : (step < 0 ? -step : step);
+        const std::int64_t count = span <= 0 ? 0 : 1 + (span - 1) / magnitude;
+        if (count == 0)
+            node.fail(fmt::format("axis {} selects no element (starts[{}]={}, ends[{}]={}, steps[{}]={}); DirectML tensors have no "
+                                  "empty dimension",
+                                  axis, i, starts[i], i, ends[i], i, step));
+        if (count == 1) { // one element: any step reads it
+            offsets[a] = static_cast<std::uint32_t>(start);
+            windows[a] = 1;
+            strides[a] = 1;
+        } else {
+            const std::int64_t last = start + (count - 1) * step;
+            offsets[a] = static_cast<std::uint32_t>(std::min(start, last));
+            windows[a] = static_cast<std::uint32_t>((start < last ? last - start : start - last) + 1);
+            if (magnitude > INT32_MAX) node.fail(fmt::format("input steps[{}]={} exceeds SLICE1's 32-bit strides", i, step));
+            strides[a] = static_cast<std::int32_t>(step);
+        }
+        out_sizes[a] = static_cast<std::uint32_t>(count);
+    }
+    return slice1_desc{packed(data.type, sizes), packed(data.type, out_sizes), offsets, windows, strides};
+}
+
+operator_desc map_depth_space(const node_context& node, const onnx::NodeProto& n, const npy::array& data, bool to_space) {
+    only_attributes(node, n, {"blocksize", "mode"});
+    const auto sizes = dml_sizes(node, data, 4, 4);
+    const auto* b = attribute(n, "blocksize");
+    if (!b) node.fail("attribute 'blocksize' is missing");
+    if (b->i() < 1 || b->i() > UINT32_MAX) node.fail(fmt::format("attribute blocksize={} is not a DirectML BlockSize", b->i()));
+    const auto block = static_cast<std::uint32_t>(b->i());
+    std::string mode = "DCR";
+    if (const auto* m = attribute(n, "mode")) mode = m->s();
+    if (mode != "DCR" && mode != "CRD") node.fail(fmt::format("attribute mode '{}' is neither DCR nor CRD", mode));
+    const auto order = mode == "DCR" ? depth_space_order::depth_column_row : depth_space_order::column_row_depth;
+    const std::uint64_t bb = std::uint64_t{block} * block;
+    if (to_space) {
+        if (sizes[1] % bb != 0)
+            node.fail(fmt::format("attribute blocksize={}: the {} channels are not a multiple of {}", block, sizes[1], bb));
+        const std::uint64_t h = std::uint64_t{sizes[2]} * block, w = std::uint64_t{sizes[3]} * block;
+        if (h > UINT32_MAX || w > UINT32_MAX) node.fail(fmt::format("attribute blocksize={} makes the output larger than 2^32-1", block));
+        return depth_to_space1_desc{packed(data.type, sizes),
+                                    packed(data.type, {sizes[0], static_cast<std::uint32_t>(sizes[1] / bb),
+                                                       static_cast<std::uint32_t>(h), static_cast<std::uint32_t>(w)}),
+                                    block, order};
+    }
+    if (sizes[2] % block != 0 || sizes[3] % block != 0)
+        node.fail(fmt::format("attribute blocksize={} does not divide the height {} and width {}", block, sizes[2], sizes[3]));
+    const std::uint64_t c = sizes[1] * bb;
+    if (c > UINT32_MAX) node.fail(fmt::format("attribute blocksize={} makes more than 2^32-1 channels", block));
+    return space_to_depth1_desc{packed(data.type, sizes),
+                                packed(data.type, {sizes[0], static_cast<std::uint32_t>(c), sizes[2] / block, sizes[3] / block}),
+                                block, order};
+}
+
+bool has_model(const fs::path& folder) {
+    std::error_code error;
+    return fs::is_regular_file(folder / "model.onnx", error);
+}
+
+std::string message_of(const std::exception& e) { return e.what(); }
+
+} // namespace
+
+bool is_tensor_file(const fs::path& path) { return path.extension() == ".pb"; }
+
+npy::array read_tensor_file(const fs::path& path, std::uint64_t max_bytes) {
+    const auto bytes = model::read_regular_file(path, max_bytes);
+    onnx::TensorProto t;
+    if (!t.ParseFromArray(bytes.data(), static_cast<int>(std::min<std::size_t>(bytes.size(), INT32_MAX))) ||
+        bytes.size() > INT32_MAX)
+        throw validation_error(fmt::format("{}: not a TensorProto (protobuf)", path.string()));
+    return array_of(t, path.string());
+}
+
+loaded_test load_node_test(const fs::path& model_path) {
+    const auto bytes = model::read_regular_file(model_path, std::min<std::uint64_t>(read_limit(), INT32_MAX));
+    onnx::ModelProto m;
+    if (!m.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+        throw validation_error(fmt::format("{}: not an ONNX model (ModelProto)", model_path.string()));
+    std::int64_t opset = -1;
+    for (const auto& o : m.opset_import())
+        if (o.domain().empty() || o.domain() == "ai.onnx") opset = o.version();
+    if (opset < 0) throw validation_error(fmt::format("{}: imports no opset of the default domain", model_path.string()));
+    const auto& g = m.graph();
+    if (g.node_size() != 1)
+        throw validation_error(fmt::format("{}: the graph has {} nodes; one node of Pad, Slice, DepthToSpace or SpaceToDepth is mapped",
+                                           model_path.string(), g.node_size()));
+    const onnx::NodeProto& n = g.node(0);
+    const node_context node{fmt::format("{}: node 0 ({})", model_path.string(), n.op_type())};
+    if (!n.domain().empty() && n.domain() != "ai.onnx") node.fail(fmt::format("domain '{}' is not ONNX's", n.domain()));
+    if (n.input_size() == 0 || n.output_size() != 1 || g.output_size() != 1) node.fail("it needs a data input and one output");
+
+    // Each input's value: an initializer, or the data set's input_K.pb (K counts the graph inputs
+    // that are not initializers, as onnx_test_runner does).
+    const fs::path data_set = model_path.parent_path() / "test_data_set_0";
+    std::vector<std::string> fed;
+    for (const auto& in : g.input()) {
+        bool initialised = false;
+        for (const auto& init : g.initializer()) initialised = initialised || init.name() == in.name();
+        if (!initialised) fed.push_back(in.name());
+    }
+    auto value_of = [&](const std::string& name) -> std::optional<npy::array> {
+        if (name.empty()) return std::nullopt; // an optional input left out
+        for (const auto& init : g.initializer())
+            if (init.name() == name) return array_of(init, fmt::format("{}: initializer '{}'", node.label, name));
+        const auto it = std::find(fed.begin(), fed.end(), name);
+        if (it == fed.end()) node.fail(fmt::format("input '{}' is neither a graph input nor an initializer", name));
+        const fs::path file = data_set / fmt::format("input_{}.pb", it - fed.begin());
+        const onnx::TensorProto t = parse_tensor(file);
+        if (!t.name().empty() && t.name() != name)
+            node.fail(fmt::format("{} holds '{}', not the graph input '{}'", file.string(), t.name(), name));
+        return array_of(t, file.string());
+    };
+    std::vector<std::optional<npy::array>> inputs;
+    for (const auto& name : n.input()) inputs.push_back(value_of(name));
+    if (!inputs[0]) node.fail("the data input is missing");
+    const npy::array& data = *inputs[0];
+
+    loaded_test test{.folder = model_path.parent_path(), .desc = {}, .input = data, .expected = std::nullopt,
+                     .output_name = g.output(0).name()};
+    if (n.op_type() == "Pad") test.desc = map_pad(node, n, opset, data, inputs);
+    else if (n.op_type() == "Slice") test.desc = map_slice(node, n, opset, data, inputs);
+    else if (n.op_type() == "DepthToSpace") test.desc = map_depth_space(node, n, data, true);
+    else if (n.op_type() == "SpaceToDepth") test.desc = map_depth_space(node, n, data, false);
+    else node.fail("the operator has no DirectML data-movement form here (Pad, Slice, DepthToSpace and SpaceToDepth do)");
+    if (auto why = dmlref::validate(test.desc)) node.fail(fmt::format("the DirectML desc it maps to is invalid: {}", *why));
+
+    std::error_code error;
+    if (fs::exists(data_set / "output_0.pb", error)) {
+        test.expected = read_tensor_file(data_set / "output_0.pb", read_limit());
+        const buffer_tensor_desc& out = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.output_tensor; }, test.desc);
+        const std::vector<std::uint64_t> shape(out.sizes.begin(), out.sizes.end());
+        if (test.expected->type != out.data_type || test.expected->shape != shape)
+            throw validation_error(fmt::format("{}: holds {} {{{}}}; node 0 ({}) gives {} {{{}}}", (data_set / "output_0.pb").string(),
+                                               to_string(test.expected->type), fmt::join(test.expected->shape, ", "), n.op_type(),
+                                               to_string(out.data_type), fmt::join(shape, ", ")));
+    }
+    return test;
+}
+
+namespace {
+
+/// Runs one node test; true when it passes. Prints the report on a difference, the error on a
+/// failure to load.
+bool run_one(const fs::path& folder, bool write_expected, bool quiet, std::ostream& out, npy::temporary_observer on_temporary) {
+    const loaded_test t = load_node_test(folder / "model.onnx");
+    const buffer_tensor_desc& o = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.output_tensor; }, t.desc);
+    std::vector<std::byte> result(static_cast<std::size_t>(calc_buffer_tensor_size(o)));
+    std::vector<std::byte> input(t.input.data); // bound as a dispatch binds it: TotalTensorSizeInBytes, rounded up to 4
+    const buffer_tensor_desc& i = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.input_tensor; }, t.desc);
+    input.resize(std::max(input.size(), static_cast<std::size_t>(i.total_tensor_size_in_bytes)));
+    dmlref::execute(t.desc, input, result);
+    result.resize(static_cast<std::size_t>(element_count(o.sizes) * element_size(o.data_type)));
+    if (write_expected) {
+        onnx::TensorProto p;
+        p.set_name(t.output_name);
+        p.set_data_type(detail::onnx_type_of(o.data_type));
+        for (auto s : o.sizes) p.add_dims(s);
+        p.set_raw_data(result.data(), result.size());
+        std::string bytes;
+        p.SerializeToString(&bytes);
+        fs::create_directories(folder / "test_data_set_0");
+        npy::write_file_atomically(folder / "test_data_set_0" / "output_0.pb", std::as_bytes(std::span(bytes.data(), bytes.size())),
+                                   {on_temporary});
+        if (!quiet) out << fmt::format("{}: wrote test_data_set_0/output_0.pb\n", folder.string());
+        return true;
+    }
+    if (!t.expected) throw validation_error(fmt::format("{}: no test_data_set_0/output_0.pb to compare with (--write-expected writes it)",
+                                                        folder.string()));
+    const compare_report report = compare(o.data_type, o.sizes, t.expected->data, result, {}, &t.desc);
+    if (!report.equal()) {
+        out << fmt::format("{}: the reference differs from test_data_set_0/output_0.pb\n{}", folder.string(), report.to_string());
+        return false;
+    }
+    if (!quiet) out << fmt::format("{}: {}\n", folder.string(), report.to_string());
+    return true;
+}
+
+} // namespace
+
+int run_node_tests(const fs::path& folder, bool write_expected, bool quiet, std::ostream& out, npy::temporary_observer on_temporary) {
+    if (has_model(folder)) return run_one(folder, write_expected, quiet, out, on_temporary) ? 0 : 1;
+    std::vector<fs::path> cases;
+    for (const auto& entry : fs::directory_iterator(folder))
+        if (entry.is_directory() && has_model(entry.path())) cases.push_back(entry.path());
+    if (cases.empty())
+        throw validation_error(fmt::format("{}: holds no model.onnx, nor folders that do (ONNX node tests)", folder.string()));
+    std::sort(cases.begin(), cases.end());
+    std::vector<std::string> failed;
+    for (const auto& c : cases) {
+        try {
+            if (!run_one(c, write_expected, true, out, on_temporary)) failed.push_back(c.filename().string());
+        } catch (const std::exception& e) {
+            out << fmt::format("{}: error: {}\n", c.string(), message_of(e));
+            failed.push_back(c.filename().string());
+        }
+    }
+    out << fmt::format("{} node tests: {} passed, {} failed{}\n", cases.size(), cases.size() - failed.size(), failed.size(),
+                       failed.empty() ? "" : fmt::format(": {}", fmt::join(failed, ", ")));
+    return failed.empty() ? 0 : 1;
+}
+
+} // namespace dmlref::node_test
