@@ -2,8 +2,9 @@
 # Installs, from Debian's packages, what dmlref's build needs and is missing.
 #   scripts/install-deps.sh [core|all|fuzz|libcxx|windows|onnx]
 #   core: compiler, CMake, fmt, Catch2, nlohmann-json, CLI11 (library, tests, tools, examples)
-#   all:  core + the D3D12 backend's (vkd3d, Vulkan loader, Mesa lavapipe, glslang) and the
-#         benchmarks' (Google Benchmark, Eigen, xtensor)
+#   all:  core + the D3D12 backend's (vkd3d, Vulkan loader, Mesa lavapipe, glslang), the
+#         benchmarks' (Google Benchmark, Eigen, xtensor) and the tool's ONNX node tests' (ONNX's
+#         protobuf classes and libprotobuf; python3-onnx for their tests)
 #   fuzz: core + clang and its runtime libraries (libFuzzer, ASan, UBSan) for tests/fuzz
 #   libcxx: core + clang and LLVM's libc++ (scripts/test-libcxx.sh)
 #   windows: core + the Windows stage's (scripts/test-windows.sh): mingw-w64 GCC (posix threads),
@@ -16,7 +17,8 @@ set -euo pipefail
 
 core=(g++ cmake ninja-build pkg-config python3 libfmt-dev catch2 nlohmann-json3-dev libcli11-dev)
 extra=(libvkd3d-dev libvulkan-dev mesa-vulkan-drivers vkd3d-compiler glslang-tools spirv-tools
-       libbenchmark-dev libeigen3-dev libxtensor-dev)
+       libbenchmark-dev libeigen3-dev libxtensor-dev
+       libonnx-dev libprotobuf-dev protobuf-compiler python3-onnx)
 
 fuzz=(clang libclang-rt-14-dev)
 libcxx=(clang libc++-dev libc++abi-dev)

@@ -126,14 +126,13 @@ void need_onnx([[maybe_unused]] std::string_view what) {
 
 int run_command(const fs::path& model_path, const model::load_options& load, bool quiet, const std::string& backend,
                 bool write_expected) {
+#ifdef DMLREF_HAVE_ONNX
     std::error_code error;
     if (fs::is_directory(model_path, error)) { // ONNX node tests
-        need_onnx(model_path.string());
         if (backend != "cpu") throw usage_error("--backend: ONNX node tests run on the CPU reference");
-#ifdef DMLREF_HAVE_ONNX
         return node_test::run_node_tests(model_path, write_expected, quiet, std::cout, signals::on_temporary);
-#endif
     }
+#endif
     if (write_expected) throw usage_error("--write-expected: only for ONNX node-test folders");
     const feature_level level = load.level;
     model::model m = model::load(model_path, load);

@@ -418,7 +418,9 @@ int run_node_tests(const fs::path& folder, bool write_expected, bool quiet, std:
     for (const auto& entry : fs::directory_iterator(folder))
         if (entry.is_directory() && has_model(entry.path())) cases.push_back(entry.path());
     if (cases.empty())
-        throw validation_error(fmt::format("{}: holds no model.onnx, nor folders that do (ONNX node tests)", folder.string()));
+        throw validation_error(fmt::format("'{}' is a folder holding no model.onnx, nor folders that do (ONNX node tests); a "
+                                           "DxDispatch model is a file",
+                                           folder.string()));
     std::sort(cases.begin(), cases.end());
     std::vector<std::string> failed;
     for (const auto& c : cases) {
