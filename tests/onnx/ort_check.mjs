@@ -114,51 +114,69 @@ function compareOutput(expected, actual) {
 
 const padsOf = (info) => info.inputs && info.inputs.pads;
 
-// Conditions a class's rule may name; each gets the case and what ONNX Runtime did.
+// Conditions a class's rule may name. Each gets the case and what ONNX Runtime did, and returns
+// null where it cannot apply, or a test of one differing element (its flat index): whether the
+// class explains that element. A case is explained when each of its differing elements is
+// explained by some class that matches the case, so a case that meets two divergences at once
+// (a float16 wrap pad beyond its axis over NaNs) is explained by both.
 const CONDITIONS = {
-  // Some axis has a begin pad larger than the axis, and every differing element lies in the
-  // first (pad - axis size) outputs along such an axis: the ones ONNX Runtime leaves unwritten.
+  // An element that lies in the first (pad - axis size) outputs along an axis whose begin pad is
+  // larger than the axis: the outputs ONNX Runtime leaves unwritten.
   wrap_begin_pad_beyond_axis(c, r) {
     const pads = padsOf(c.info), shape = c.info.input_shape, rank = shape.length;
     const axes = shape.map((s, k) => k).filter((k) => pads[k] > shape[k]);
-    if (axes.length === 0 || r.outcome !== 'difference' || r.differing.length === 0) return false;
+    if (axes.length === 0 || r.outcome !== 'difference') return null;
     const out = c.expected.dims;
-    return r.differing.every((i) => {
+    return (i) => {
       const coord = [];
       for (let k = rank - 1, rest = i; k >= 0; --k) { coord[k] = rest % out[k]; rest = Math.floor(rest / out[k]); }
       return axes.some((k) => coord[k] < pads[k] - shape[k]);
-    });
+    };
   },
-  // Every differing element is a float16 NaN that came back as a quiet NaN of the same sign:
-  // either with its payload kept and the quiet bit (0x0200) set, or as the default NaN
-  // (sign | 0x7e00). The value went through float32 and back; which of the two an element gets
-  // depends on where it lies in the buffer (the conversion's vector body keeps payloads, its
-  // remainder does not), so quiet NaNs with a payload change too.
+  // A float16 NaN that came back as a quiet NaN of the same sign: either with its payload kept
+  // and the quiet bit (0x0200) set, or as the default NaN (sign | 0x7e00). The value went through
+  // float32 and back; which of the two an element gets depends on where it lies in the buffer (the
+  // conversion's vector body keeps payloads, its remainder does not), so quiet NaNs with a payload
+  // change too.
   float16_nan_through_float32(c, r) {
-    if (r.outcome !== 'difference' || r.differing.length === 0 || c.expected.dataType !== 10) return false;
-    return r.differing.every((i) => {
+    if (r.outcome !== 'difference' || c.expected.dataType !== 10) return null;
+    return (i) => {
       const e = c.expected.raw.readUInt16LE(2 * i), a = r.actual.bytes.readUInt16LE(2 * i);
       const nan = (e & 0x7c00) === 0x7c00 && (e & 0x03ff) !== 0;
       return nan && (a === (e | 0x0200) || a === ((e & 0x8000) | 0x7e00));
-    });
+    };
   },
 };
 
+// The part of a class's rule that judges the whole case; null when the rule does not match it,
+// else the class's test of one differing element (everything, for a rule without a condition).
 function ruleMatches(rule, c, r) {
   const info = c.info;
-  if (rule.outcome !== r.outcome) return false;
-  if (rule.onnx_op && !rule.onnx_op.includes(info.onnx_op)) return false;
-  if (rule.onnx_type && !rule.onnx_type.includes(info.onnx_type)) return false;
-  if (rule.mode && !rule.mode.includes((info.attributes && info.attributes.mode) || 'default')) return false;
-  if (rule.opset_min !== undefined && info.opset < rule.opset_min) return false;
-  if (rule.opset_max !== undefined && info.opset > rule.opset_max) return false;
-  if (rule.error && !new RegExp(rule.error).test(r.message || '')) return false;
-  if (rule.condition) {
-    const f = CONDITIONS[rule.condition];
-    if (!f) throw new Error(`known divergences: unknown condition '${rule.condition}'`);
-    if (!f(c, r)) return false;
+  if (rule.outcome !== r.outcome) return null;
+  if (rule.onnx_op && !rule.onnx_op.includes(info.onnx_op)) return null;
+  if (rule.onnx_type && !rule.onnx_type.includes(info.onnx_type)) return null;
+  if (rule.mode && !rule.mode.includes((info.attributes && info.attributes.mode) || 'default')) return null;
+  if (rule.opset_min !== undefined && info.opset < rule.opset_min) return null;
+  if (rule.opset_max !== undefined && info.opset > rule.opset_max) return null;
+  if (rule.error && !new RegExp(rule.error).test(r.message || '')) return null;
+  if (!rule.condition) return () => true;
+  const f = CONDITIONS[rule.condition];
+  if (!f) throw new Error(`known divergences: unknown condition '${rule.condition}'`);
+  return f(c, r);
+}
+
+// The classes that explain a case, or [] when some differing element (or the refusal) has none.
+function explainingClasses(classes, c, r) {
+  const matching = classes.map((k) => [k, ruleMatches(k.rule, c, r)]).filter(([, test]) => test);
+  if (r.outcome !== 'difference') return matching.slice(0, 1).map(([k]) => k);
+  if (r.differing.length === 0) return []; // another type or shape: no class explains that
+  const used = new Set();
+  for (const i of r.differing) {
+    const by = matching.find(([, test]) => test(i));
+    if (!by) return [];
+    used.add(by[0]);
   }
-  return true;
+  return [...used];
 }
 
 // --- reports -------------------------------------------------------------------------------------
@@ -226,10 +244,13 @@ function coverageTable(cases, results, spec) {
       return (count[k] ? `${count[k]}(${ran[k] || 0})` : '-').padStart(9);
     })].join(''));
   lines.push('features: ' + Object.keys(features).sort().map((k) => `${k}: ${features[k]}`).join(', '));
+  lines.push(`ONNX Runtime ran ${Object.values(ran).reduce((s, n) => s + n, 0)} of the ${cases.length} (the rest it refused at load)`);
   const short = [];
   if (spec) {
     const min = spec.min_per_cell || 1;
     if (cases.length < (spec.min_cases || 0)) short.push(`${cases.length} cases in all, need ${spec.min_cases}`);
+    const ranAll = Object.values(ran).reduce((s, n) => s + n, 0);
+    if (ranAll < (spec.min_run || 0)) short.push(`ONNX Runtime ran ${ranAll} cases, need ${spec.min_run}`);
     for (const [op, need] of Object.entries(spec.ops)) {
       for (const t of need.types) if ((count[`${op}/${t}`] || 0) < min) short.push(`${op} ${t}: ${count[`${op}/${t}`] || 0} cases, need ${min}`);
       for (const f of need.features || []) if ((features[f] || 0) < min) short.push(`${f}: ${features[f] || 0} cases, need ${min}`);
@@ -266,9 +287,9 @@ async function main() {
     const r = results[i];
     counts[r.outcome] += 1;
     if (r.outcome === 'pass') return;
-    const cls = known.classes.find((k) => ruleMatches(k.rule, c, r));
-    if (cls) perClass[cls.id].push(i);
-    else unexplained.push(i);
+    const classes = explainingClasses(known.classes, c, r);
+    for (const k of classes) perClass[k.id].push(i);
+    if (classes.length === 0) unexplained.push(i);
   });
 
   console.log(`${cases.length} cases: ${counts.pass} agree bit for bit, ${counts.difference} differ, ` +
