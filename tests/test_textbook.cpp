@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +62,21 @@ TEST_CASE("textbook: source_of folds pads larger than the axis, on both sides, i
     CHECK(textbook::source_of(constant, {0, 7}) == padding_constant);
     CHECK(textbook::to_string(textbook::source_of(constant, {0, 7})) == "the padding constant");
     CHECK(textbook::to_string(textbook::source_of(constant, {2, 7})) == "input [1, 2]");
+}
+
+TEST_CASE("textbook: padding_axis_source has an answer for any t, and none for axes no tensor has", "[textbook]") {
+    constexpr std::ptrdiff_t max = std::numeric_limits<std::ptrdiff_t>::max(), min = std::numeric_limits<std::ptrdiff_t>::min();
+    CHECK(textbook::padding_axis_source(padding_mode::reflection, 5, 1) == std::nullopt);
+    CHECK(textbook::padding_axis_source(padding_mode::reflection, 0, 1) == 0); // inside is inside
+    CHECK(textbook::padding_axis_source(padding_mode::wrap, 5, 0) == std::nullopt);
+    CHECK(textbook::padding_axis_source(padding_mode::symmetric, -1, max) == std::nullopt);
+    CHECK(textbook::padding_axis_source(padding_mode::symmetric, -1, -3) == std::nullopt);
+    CHECK(textbook::padding_axis_source(padding_mode::wrap, min, 3) == 1);         // -2^63 mod 3
+    CHECK(textbook::padding_axis_source(padding_mode::reflection, max, 4) == 1);   // (2^63 - 1) mod 6
+    CHECK(textbook::padding_axis_source(padding_mode::symmetric, min, 4) == 0);    // -2^63 mod 8 = 0
+    CHECK(textbook::padding_axis_source(padding_mode::edge, min, 4) == 0);
+    CHECK(textbook::padding_axis_source(padding_mode::edge, max, 4) == 3);
+    CHECK(textbook::padding_axis_source(padding_mode::constant, -1, 4) == std::nullopt);
 }
 
 TEST_CASE("textbook: source_of on slices walks negative strides from the window's end", "[textbook]") {

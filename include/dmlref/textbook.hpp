@@ -27,8 +27,8 @@
 /// OutputTensor leaves, the tail up to TotalTensorSizeInBytes) are no element of the tensor: both
 /// evaluators leave them as they were, and source_of has no answer for them.
 ///
-/// Speed: one formula and one element copy per output element, about 10-100 times slower than
-/// the engine. It is for audits and tests, not for production.
+/// Speed: one formula and one element copy per output element, many times slower than the
+/// engine's row kernels (docs/verification.md gives measured figures). For audits and tests.
 
 #include <array>
 #include <cstddef>
@@ -86,7 +86,8 @@ constexpr index_array<4> space_to_depth_source(const index_array<4>& out, std::p
 
 /// SLICE1, one axis: In coordinate = CopyStart + InputWindowStrides * o, where CopyStart =
 /// InputWindowOffsets, moved to the window's last element for a negative stride. (SLICE v0 is
-/// Offsets + Strides * o: a positive stride, so `window_size` does not matter.)
+/// Offsets + Strides * o: a positive stride, so `window_size` does not matter.) Like the two
+/// above, it takes the parameters of a valid operator, whose products all fit.
 constexpr std::ptrdiff_t slice_source(std::ptrdiff_t out, std::ptrdiff_t window_offset, std::ptrdiff_t window_size,
                                       std::ptrdiff_t window_stride) noexcept {
     const std::ptrdiff_t copy_start = window_stride < 0 ? window_offset + window_size - 1 : window_offset;
@@ -98,15 +99,16 @@ constexpr std::ptrdiff_t slice_source(std::ptrdiff_t out, std::ptrdiff_t window_
 /// larger than the axis fold periodically (DECISIONS 4), with a mod that is never negative:
 ///   EDGE clamp(t, 0, n - 1);  REFLECTION p = 2(n - 1), m = t mod p, m < n ? m : p - m;
 ///   SYMMETRIC p = 2n, m = t mod p, m < n ? m : p - 1 - m;  WRAP t mod n.
-/// nullopt too where no formula applies: n < 1, or REFLECTION of one element (which validation
-/// rejects, DECISIONS 5).
+/// nullopt too where no formula applies: n < 1, n so large that the period 2n does not fit in
+/// ptrdiff_t (no tensor has such an axis), or REFLECTION of one element (which validation rejects,
+/// DECISIONS 5). Any t is fine.
 constexpr std::optional<std::ptrdiff_t> padding_axis_source(padding_mode mode, std::ptrdiff_t t, std::ptrdiff_t n) noexcept {
     if (0 <= t && t < n) return t;
     auto mod = [](std::ptrdiff_t a, std::ptrdiff_t p) {
         const std::ptrdiff_t r = a % p;
         return r < 0 ? r + p : r;
     };
-    if (n < 1) return std::nullopt;
+    if (n < 1 || n > std::numeric_limits<std::ptrdiff_t>::max() / 2) return std::nullopt;
     switch (mode) {
     case padding_mode::constant: return std::nullopt;
     case padding_mode::edge: return t < 0 ? 0 : n - 1;
