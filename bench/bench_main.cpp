@@ -1,5 +1,5 @@
 // Benchmarks of the workloads: dmlref (one thread and two), memcpy of the same output
-// bytes, the naive evaluator of the tests, the peers (bench_eigen.cpp, bench_xtensor.cpp) and,
+// bytes, the textbook evaluator (<dmlref/textbook.hpp>, timed as `naive`), the peers (bench_eigen.cpp, bench_xtensor.cpp) and,
 // for the centred window, two row loops written by hand.
 // Every implementation is checked bit-exactly against dmlref before it is timed, and every
 // iteration is paired with a memcpy of the same bytes (bench_common.hpp, counter x_memcpy).
@@ -11,7 +11,8 @@
 
 #include <benchmark/benchmark.h>
 
-#include "../tests/naive_evaluator.hpp"
+#include <dmlref/textbook.hpp>
+
 #include "bench_common.hpp"
 
 namespace dmlref_bench {
@@ -41,13 +42,14 @@ void run_dmlref(benchmark::State& state, const workload& w, std::size_t threads,
 
 void run_naive(benchmark::State& state, const workload& w) {
     const std::vector<std::byte> input = pattern_bytes(w.in_bytes);
-    const std::vector<std::byte> initial(w.out_bytes);
-    if (dmlref_test::naive_execute(w.desc, input, initial) != reference_output(w, input)) {
-        state.SkipWithError("naive evaluator differs from dmlref");
+    std::vector<std::byte> output(w.out_bytes);
+    dmlref::textbook::execute(w.desc, input, output);
+    if (output != reference_output(w, input)) {
+        state.SkipWithError("the textbook evaluator differs from dmlref");
         return;
     }
     paired_loop(state, w.out_bytes, [&] {
-        std::vector<std::byte> output = dmlref_test::naive_execute(w.desc, input, initial);
+        dmlref::textbook::execute(w.desc, input, output);
         benchmark::DoNotOptimize(output.data());
     });
 }

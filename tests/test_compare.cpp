@@ -1,10 +1,12 @@
 // compare(): bit-exact verdicts and reports that localise planted faults: only the padding border,
-// one block offset of depth/space, one axis's tail, a slice's last window step.
+// one block offset of depth/space, one axis's tail, a slice's last window step; and, given the
+// operator, the input element (or padding constant) behind each listed mismatch.
 #include <catch2/catch.hpp>
 
 #include <dmlref/compare.hpp>
 #include <dmlref/dmlref.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -227,4 +229,63 @@ TEST_CASE("compare: views of any strides compare element by element", "[compare]
     CHECK(r.first[0].coordinates == std::vector<std::uint32_t>{2, 1});
     CHECK(r.first[0].expected_bits == 6);
     CHECK(r.first[0].actual_bits == 7);
+}
+
+TEST_CASE("compare: given the operator, each listed mismatch names the input element or the padding constant",
+          "[compare][source]") {
+    // PADDING1, CONSTANT: input {1, 3, 4} in the middle of {1, 5, 7} (one row before, one after; 2 and 1 columns).
+    const operator_desc desc = padding1_desc{make_buffer_tensor_desc(data_type::float32, {1, 3, 4}),
+                                             make_buffer_tensor_desc(data_type::float32, {1, 5, 7}),
+                                             padding_mode::constant, data_type::float32, scalar_union::of(0.5f),
+                                             {0, 1, 2}, {0, 1, 1}};
+    const run_result expected = run(desc);
+    run_result actual = expected;
+    // One wrong element in the start padding, and one in the interior: output (0, 2, 3) is input (0, 1, 1) = 6.
+    plant(actual, [](const auto& c) { return (c[1] == 0 && c[2] == 4) || (c[1] == 2 && c[2] == 3); });
+    const auto r = compare_runs(expected, actual, &desc);
+    REQUIRE(r.first.size() == 2);
+    CHECK(r.first[0].source == textbook::source{textbook::source_kind::padding_constant, {}});
+    CHECK(r.first[1].source == textbook::source{textbook::source_kind::input, {0, 1, 1}});
+    const std::string text = r.to_string();
+    CHECK_THAT(text, Catch::Contains("[coordinates] expected (bits) vs actual (bits); where the operator takes the "
+                                     "element from:\n") &&
+                         Catch::Contains("  [0, 0, 4] 0.5 (0x3f000000) vs -1 (0xbf800000); from the padding constant\n") &&
+                         Catch::Contains("  [0, 2, 3] 6 (0x40c00000) vs -6.5 (0xc0d00000); from input [0, 1, 1]\n"));
+    // Without the operator there is nothing to name.
+    const auto plain = compare_runs(expected, actual);
+    CHECK_FALSE(plain.first[0].source.has_value());
+    CHECK_THAT(plain.to_string(), !Catch::Contains("from"));
+
+    // SLICE1 with a negative stride: the source walks back from the window's end.
+    const operator_desc slice = slice1_desc{make_buffer_tensor_desc(data_type::float32, {2, 9}),
+                                            make_buffer_tensor_desc(data_type::float32, {2, 3}), {0, 1}, {2, 7}, {1, -3}};
+    const run_result e = run(slice);
+    run_result a = e;
+    plant(a, [](const auto& c) { return c[0] == 1 && c[1] == 2; });
+    CHECK_THAT(compare_runs(e, a, &slice).to_string(), Catch::Contains("[1, 2] 11 (0x41300000) vs -11.5 (0xc1380000); "
+                                                                       "from input [1, 1]"));
+}
+
+TEST_CASE("compare: the region list keeps every region with mismatches and at most 3 clean ones", "[compare][source]") {
+    // DEPTH_TO_SPACE1 with B = 3 has 9 block offsets; wrong elements in two of them.
+    const operator_desc desc = depth_to_space1_desc{make_buffer_tensor_desc(data_type::float32, {1, 18, 2, 3}),
+                                                    make_buffer_tensor_desc(data_type::float32, {1, 2, 6, 9}), 3,
+                                                    depth_space_order::column_row_depth};
+    const run_result expected = run(desc);
+    run_result actual = expected;
+    plant(actual, [](const auto& c) { return (c[2] % 3 == 2 && c[3] % 3 == 1) || (c == std::vector<std::uint32_t>{0, 0, 0, 0}); });
+    const auto r = compare_runs(expected, actual, &desc);
+    CHECK(r.regions.size() == 9); // the report keeps them all
+    const std::string text = r.to_string();
+    const std::string list = text.substr(text.find("by region"));
+    CHECK_THAT(list, Catch::Contains("block offset (2, 1): 12 of 12 elements differ (all)") &&
+                         Catch::Contains("block offset (0, 0): 1 of 12 elements differ") &&
+                         Catch::Contains("  and 4 more clean regions (0 elements differ)\n"));
+    CHECK(std::count(list.begin(), list.end(), '\n') == 1 + 2 + 3 + 1);
+    // Where at most 3 are clean, every one is listed.
+    run_result wider = expected;
+    plant(wider, [](const auto& c) { return c[3] % 3 != 1 || c[2] % 3 == 0; });
+    const std::string all = compare_runs(expected, wider, &desc).to_string();
+    CHECK(std::count(all.begin(), all.end(), '\n') >= 9);
+    CHECK_THAT(all, !Catch::Contains("more clean region"));
 }

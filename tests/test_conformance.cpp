@@ -1,9 +1,12 @@
 // The public conformance models (ONNX's node tests and the seed pages' examples, as DxDispatch model
 // files in tests/data/conformance) reproduced bit-exactly through the desc-level API: each model's
 // dispatch runs through dmlref::execute, and the output resource must equal expected.npy byte for byte.
+// The textbook evaluator runs every dispatch too, into a copy of the same output buffer, and must
+// write the same bytes as the engine.
 #include <catch2/catch.hpp>
 
 #include <dmlref/npy.hpp>
+#include <dmlref/textbook.hpp>
 #include <model.hpp>
 
 #include <filesystem>
@@ -28,7 +31,7 @@ TEST_CASE("conformance: all 28 public models are present", "[conformance]") {
     CHECK(std::count_if(names.begin(), names.end(), [](const std::string& n) { return n.starts_with("onnx_"); }) == 18);
 }
 
-TEST_CASE("conformance: every model reproduced bit-exactly through the desc-level API", "[conformance]") {
+TEST_CASE("conformance: every model reproduced bit-exactly through the desc-level API, and by textbook", "[conformance]") {
     for (const std::string& name : model_names()) {
         DYNAMIC_SECTION(name) {
             auto m = dmlref::model::load(conformance_dir / name / "model.json");
@@ -46,7 +49,10 @@ TEST_CASE("conformance: every model reproduced bit-exactly through the desc-leve
                                        ++calls;
                                        CHECK(in.data() == input.bytes().data());
                                        CHECK(out.data() == output.bytes().data());
+                                       std::vector<std::byte> by_textbook(out.begin(), out.end());
+                                       dmlref::textbook::execute(d, in, by_textbook);
                                        dmlref::execute(d, in, out);
+                                       CHECK(std::equal(out.begin(), out.end(), by_textbook.begin(), by_textbook.end()));
                                    }});
             CHECK(calls == 1);
             const auto expected = dmlref::npy::read(conformance_dir / name / "expected.npy");

@@ -52,6 +52,29 @@ TEST_CASE("matcher: given the operator, the failure names the region", "[matcher
     CHECK_THAT(bytes.describe(), Catch::Contains("actual buffer has 12 bytes"));
 }
 
+TEST_CASE("matcher: given the operator, the failure names where each wrong element comes from", "[matcher]") {
+    // SPACE_TO_DEPTH1, COLUMN_ROW_DEPTH, B = 2: output channel 3 of (0, 3, 0, 1) is c = 0, bh = 1, bw = 1,
+    // so the input element (0, 0, 1, 3).
+    const operator_desc desc = space_to_depth1_desc{make_buffer_tensor_desc(data_type::int16, {1, 1, 2, 4}),
+                                                    make_buffer_tensor_desc(data_type::int16, {1, 4, 1, 2}), 2,
+                                                    depth_space_order::column_row_depth};
+    tensor<std::int16_t, 4> in({1, 1, 2, 4}, {10, 11, 12, 13, 14, 15, 16, 17}), expected({1, 4, 1, 2});
+    execute(desc, std::as_bytes(in.values()), std::as_writable_bytes(expected.values()));
+    tensor<std::int16_t, 4> wrong = expected;
+    wrong(0, 3, 0, 1) = 0;
+    const auto m = BitEquals(expected, {}, &desc);
+    CHECK_FALSE(m.match(wrong));
+    CHECK_THAT(m.describe(), Catch::Contains("[0, 3, 0, 1] 17 (0x0011) vs 0 (0x0000); from input [0, 0, 1, 3]"));
+    // And the padding constant, through the bytes matcher.
+    const operator_desc pad = padding_desc{make_buffer_tensor_desc(data_type::int16, {1, 2}),
+                                           make_buffer_tensor_desc(data_type::int16, {1, 4}), padding_mode::constant,
+                                           -3.75f, {0, 1}, {0, 1}};
+    const std::vector<std::int16_t> padded = {-3, 1, 2, -3}, faulty = {-4, 1, 2, -3};
+    const auto bytes = BitEquals(data_type::int16, {1, 4}, std::as_bytes(std::span(padded)), &pad);
+    CHECK_FALSE(bytes.match(std::as_bytes(std::span(faulty))));
+    CHECK_THAT(bytes.describe(), Catch::Contains("[0, 0] -3 (0xfffd) vs -4 (0xfffc); from the padding constant"));
+}
+
 TEST_CASE("StringMakers print dmlref's types as fmt does", "[matcher]") {
     CHECK(Catch::Detail::stringify(data_type::float16) == "FLOAT16");
     CHECK(Catch::Detail::stringify(feature_level::fl_6_4) == "6_4");

@@ -86,7 +86,8 @@ private:
 };
 
 /// Bit-exact matcher for views and tensors. `op`, when given, is the operator that produced the
-/// tensor: the failure message then names the regions of its output that differ.
+/// tensor: the failure message then names the regions of its output that differ, and for each
+/// listed mismatch the input element (or the padding constant) the operator takes it from.
 template <class T, std::size_t Rank>
 bit_equals_matcher<strided_view<T, Rank>> BitEquals(strided_view<T, Rank> expected, compare_options options = {},
                                                     const operator_desc* op = nullptr) {

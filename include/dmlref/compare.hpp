@@ -2,8 +2,10 @@
 /// \file compare.hpp
 /// Bit-exact comparison of two tensors, and a report that says where they differ: the first
 /// mismatches (coordinates, both values, both bit patterns), per axis the coordinate ranges that
-/// hold mismatches, and, given the operator that produced the tensor, the regions of its output
-/// (padding borders and interior, block offsets of depth/space, window edges of a slice).
+/// hold mismatches, and, given the operator that produced the tensor, where each listed element
+/// comes from (the input coordinate or the padding constant, by textbook::source_of) and the
+/// regions of its output (padding borders and interior, block offsets of depth/space, window
+/// edges of a slice).
 ///
 ///   auto report = dmlref::compare(dmlref::data_type::float32, sizes, expected_bytes, actual_bytes,
 ///                                 {}, &desc);
@@ -29,6 +31,7 @@
 #include "format.hpp"
 #include "operator.hpp"
 #include "strided_view.hpp"
+#include "textbook.hpp"
 
 namespace dmlref {
 
@@ -41,6 +44,7 @@ struct mismatch {
     std::vector<std::uint32_t> coordinates;
     std::uint64_t expected_bits = 0;
     std::uint64_t actual_bits = 0;
+    std::optional<textbook::source> source; ///< given the operator: where its output element comes from
 };
 
 /// One region of an operator's output and how many of its elements differ.
@@ -59,6 +63,9 @@ struct compare_report {
     std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> axis_ranges; ///< per axis, [first, last] runs
     std::string op;                                                       ///< operator the regions belong to
     std::vector<region_count> regions;                                    ///< most mismatches first
+
+    /// to_string() lists every region that holds a mismatch, and at most this many clean ones.
+    static constexpr std::size_t clean_regions_listed = 3;
 
     bool equal() const noexcept { return mismatch_count == 0; }
     std::string to_string() const;
@@ -197,7 +204,7 @@ inline compare_report compare(data_type type, std::span<const std::uint32_t> siz
         const bool differs = e != a && !(options.nan_equal && detail::is_nan_bits(type, e) && detail::is_nan_bits(type, a));
         if (differs) {
             ++r.mismatch_count;
-            if (r.first.size() < options.max_listed) r.first.push_back({c, e, a});
+            if (r.first.size() < options.max_listed) r.first.push_back({c, e, a, std::nullopt});
             for (std::size_t k = 0; k < c.size(); ++k) hit[k][c[k]] = true;
         }
         if (regions) {
@@ -222,6 +229,8 @@ inline compare_report compare(data_type type, std::span<const std::uint32_t> siz
                 ranges.push_back({j, j});
         }
     }
+    if (op)
+        for (mismatch& m : r.first) m.source = textbook::source_of(*op, m.coordinates);
     for (const auto& [id, counts] : per_region) r.regions.push_back({regions->name(id), counts.first, counts.second});
     std::stable_sort(r.regions.begin(), r.regions.end(),
                      [](const region_count& x, const region_count& y) { return x.mismatches > y.mismatches; });
@@ -249,14 +258,17 @@ inline std::string compare_report::to_string() const {
     std::string out = fmt::format("{} tensor of sizes {{{}}}: ", dmlref::to_string(type), fmt::join(sizes, ", "));
     if (equal()) return out + fmt::format("all {} elements are bit-identical", element_count);
     out += fmt::format("{} of {} elements differ\n", mismatch_count, element_count);
-    out += fmt::format("first {} mismatches, [coordinates] expected (bits) vs actual (bits):\n", first.size());
+    const bool sourced = !first.empty() && first.front().source.has_value();
+    out += fmt::format("first {} mismatches, [coordinates] expected (bits) vs actual (bits){}:\n", first.size(),
+                       sourced ? "; where the operator takes the element from" : "");
     auto value = [&](std::uint64_t bits) {
         std::byte bytes[8];
         std::memcpy(bytes, &bits, 8);
         return fmt::format("{} (0x{:0{}x})", format_element(type, bytes), bits, width * 2);
     };
     for (const mismatch& m : first)
-        out += fmt::format("  [{}] {} vs {}\n", fmt::join(m.coordinates, ", "), value(m.expected_bits), value(m.actual_bits));
+        out += fmt::format("  [{}] {} vs {}{}\n", fmt::join(m.coordinates, ", "), value(m.expected_bits),
+                           value(m.actual_bits), m.source ? "; from " + textbook::to_string(*m.source) : "");
     out += "mismatches lie at, per axis (coordinate ranges):\n";
     for (std::size_t k = 0; k < axis_ranges.size(); ++k) {
         std::vector<std::string> runs;
@@ -266,9 +278,15 @@ inline std::string compare_report::to_string() const {
     }
     if (!regions.empty()) {
         out += fmt::format("by region of the {} output:\n", op);
-        for (const region_count& g : regions)
+        std::size_t clean = 0;
+        for (const region_count& g : regions) {
+            if (g.mismatches == 0 && clean++ >= clean_regions_listed) continue;
             out += fmt::format("  {}: {} of {} elements differ{}\n", g.region, g.mismatches, g.elements,
                                g.mismatches == 0 ? "" : g.mismatches == g.elements ? " (all)" : "");
+        }
+        if (clean > clean_regions_listed)
+            out += fmt::format("  and {} more clean region{} (0 elements differ)\n", clean - clean_regions_listed,
+                               clean - clean_regions_listed == 1 ? "" : "s");
     }
     return out;
 }

@@ -192,6 +192,20 @@ def compare():
         check("compare report", "16 of 80 elements differ" in r.stdout and "axis 3 (size 10): 0..1" in r.stdout
               and "start padding of axis 3: 16 of 16 elements differ (all)" in r.stdout
               and "interior (copied from the input): 0 of 16" in r.stdout, r.stdout)
+        # Each listed mismatch says where the reference took the element: here, the padding constant.
+        check("compare source constant", "[0, 0, 0, 0] 9 (0x41100000) vs -9 (0xc1100000); from the padding constant\n"
+              in r.stdout, r.stdout)
+        # One wrong element of the interior: output (2, 3) is input (1, 1) of the 4x4 input (pads 1 and 2).
+        data = bytearray(open(expected, "rb").read())
+        data[header + (2 * 10 + 3) * 4 + 3] ^= 0x80
+        one = os.path.join(d, "one.npy")
+        open(one, "wb").write(bytes(data))
+        r = run(["compare", expected, one, "--op-desc", os.path.join(case, "model.json")], d)
+        check("compare source input", r.returncode == 1 and "1 of 80 elements differ" in r.stdout
+              and "; from input [0, 0, 1, 1]\n" in r.stdout
+              and "interior (copied from the input): 1 of 16 elements differ" in r.stdout, r.stdout)
+        r = run(["compare", expected, one], d)
+        check("compare without desc names no source", r.returncode == 1 and "from input" not in r.stdout, r.stdout)
         r = run(["compare", expected, actual, "--shape", "8,10"], d)
         check("compare shape", r.returncode == 1 and "sizes {8, 10}" in r.stdout, r.stdout + r.stderr)
         r = run(["compare", expected, actual, "--shape", "8,11"], d)

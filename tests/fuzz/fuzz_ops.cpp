@@ -1,9 +1,9 @@
 // Fuzzer: operator descs and view-level calls built from the fuzzer's bytes.
 //
-// Descs: validate -> execute, differential against the per-element evaluator of the tests. Every
-// desc is validated without buffers and then with them; whatever validation accepts is executed
-// (on 1 to 3 threads) into buffers with guard bytes on both sides, and must equal, byte for byte
-// and guards included, what naive_execute writes. Whatever it rejects, execute must reject with
+// Descs: validate -> execute, differential against the textbook evaluator (<dmlref/textbook.hpp>).
+// Every desc is validated without buffers and then with them; whatever validation accepts is
+// executed (on 1 to 3 threads) into buffers with guard bytes on both sides, and must equal, byte
+// for byte and guards included, what textbook::execute writes into the same buffer. Whatever it rejects, execute must reject with
 // the same message. Views: the typed API called with hostile parameters (offsets near PTRDIFF_MAX,
 // strides of PTRDIFF_MIN, block sizes of 2^32) over small valid tensors: it may only refuse with
 // validation_error, or copy what the index equation says.
@@ -19,8 +19,8 @@
 #include <dmlref/dmlref.hpp>
 #include <dmlref/format.hpp>
 #include <dmlref/parallel.hpp>
+#include <dmlref/textbook.hpp>
 
-#include "../naive_evaluator.hpp"
 #include "fuzz_input.hpp"
 
 namespace {
@@ -224,9 +224,18 @@ void fuzz_desc(input& in) {
         if (!std::equal(before.begin(), before.end(), y.inside().begin())) fail("a rejected desc wrote its output", &desc);
         return;
     }
-    const std::vector<std::byte> expected = dmlref_test::naive_execute(desc, x.inside(), before);
-    if (!std::equal(expected.begin(), expected.end(), y.inside().begin()))
-        fail("the output differs from the per-element evaluator", &desc);
+    // The evaluator writes into the same buffer, started from the same bytes: a copy elsewhere
+    // might miss the desc's GuaranteedBaseOffsetAlignment.
+    const std::vector<std::byte> got(y.inside().begin(), y.inside().end());
+    std::copy(before.begin(), before.end(), y.inside().begin());
+    try {
+        textbook::execute(desc, x.inside(), y.inside(), level);
+    } catch (const validation_error& e) {
+        fail(std::string("textbook::execute rejected what execute ran: ") + e.what(), &desc);
+    }
+    if (!y.guards_intact()) fail("textbook::execute changed a guard byte", &desc);
+    if (!std::equal(got.begin(), got.end(), y.inside().begin()))
+        fail("the output differs from the textbook evaluator", &desc);
 }
 
 /// The typed API with hostile parameters over small, valid, packed (or reversed) 4-D tensors.
@@ -258,30 +267,77 @@ void fuzz_views(input& in) {
         if (to_space) out_extents = {in_extents[0], std::max<std::ptrdiff_t>(1, in_extents[1] / (block * block)), in_extents[2] * block, in_extents[3] * block};
         else out_extents = {in_extents[0], in_extents[1] * block * block, std::max<std::ptrdiff_t>(1, in_extents[2] / block), std::max<std::ptrdiff_t>(1, in_extents[3] / block)};
     }
-    tensor<std::uint8_t, 4> y(out_extents);
-    try {
-        switch (op) {
-        case 0: {
-            slice<std::uint8_t, 4>(source, y.view(), a, b, c);
-            // It ran: every output element is the element the equation names.
-            for (std::ptrdiff_t i0 = 0; i0 < out_extents[0]; ++i0)
-                for (std::ptrdiff_t i1 = 0; i1 < out_extents[1]; ++i1)
-                    for (std::ptrdiff_t i2 = 0; i2 < out_extents[2]; ++i2)
-                        for (std::ptrdiff_t i3 = 0; i3 < out_extents[3]; ++i3) {
-                            const index_array<4> o{i0, i1, i2, i3};
-                            index_array<4> s{};
-                            for (std::size_t i = 0; i < 4; ++i) s[i] = a[i] + (c[i] < 0 ? b[i] - 1 : 0) + c[i] * o[i];
-                            if (y.view()[o] != source[s]) fail("slice: an element differs from the index equation");
-                        }
+    tensor<std::uint8_t, 4> y(out_extents), z(out_extents);
+    // The typed op, then the textbook's overload of it with the same arguments: both refuse with
+    // the same message, or both write the same output.
+    auto both = [&](const char* name, auto&& op_call, auto&& textbook_call) {
+        std::optional<std::string> refused, refused_textbook;
+        try {
+            op_call();
+        } catch (const validation_error& e) {
+            refused = e.what();
+        }
+        try {
+            textbook_call();
+        } catch (const validation_error& e) {
+            refused_textbook = e.what();
+        }
+        if (refused != refused_textbook)
+            fail(std::string(name) + ": the op and textbook refuse differently: '" + refused.value_or("(ran)") + "' / '" +
+                 refused_textbook.value_or("(ran)") + "'");
+        if (!refused && !std::equal(y.values().begin(), y.values().end(), z.values().begin()))
+            fail(std::string(name) + ": the output differs from textbook's");
+        return !refused;
+    };
+    switch (op) {
+    case 0: {
+        const bool ran = both(
+            "slice", [&] { slice<std::uint8_t, 4>(source, y.view(), a, b, c); },
+            [&] { textbook::slice<std::uint8_t, 4>(source, z.view(), a, b, c); });
+        if (!ran) break;
+        // It ran: every output element is the element the equation names.
+        for (std::ptrdiff_t i0 = 0; i0 < out_extents[0]; ++i0)
+            for (std::ptrdiff_t i1 = 0; i1 < out_extents[1]; ++i1)
+                for (std::ptrdiff_t i2 = 0; i2 < out_extents[2]; ++i2)
+                    for (std::ptrdiff_t i3 = 0; i3 < out_extents[3]; ++i3) {
+                        const index_array<4> o{i0, i1, i2, i3};
+                        index_array<4> s{};
+                        for (std::size_t i = 0; i < 4; ++i) s[i] = a[i] + (c[i] < 0 ? b[i] - 1 : 0) + c[i] * o[i];
+                        if (y.view()[o] != source[s]) fail("slice: an element differs from the index equation");
+                    }
+        try {
             (void)slice_view(source, a, b, c);
-            break;
+        } catch (const validation_error&) {
         }
-        case 1: pad<std::uint8_t, 4>(source, y.view(), static_cast<padding_mode>(in.byte() % 6), in.byte(), a, b); break;
-        case 2: depth_to_space<std::uint8_t>(source, y.view(), block, static_cast<depth_space_order>(in.byte() % 3)); break;
-        case 3: space_to_depth<std::uint8_t>(source, y.view(), block, static_cast<depth_space_order>(in.byte() % 3)); break;
-        default: (void)slice_view(source, a, b, c); break;
+        break;
+    }
+    case 1: {
+        const auto mode = static_cast<padding_mode>(in.byte() % 6);
+        const std::uint8_t value = in.byte();
+        both(
+            "pad", [&] { pad<std::uint8_t, 4>(source, y.view(), mode, value, a, b); },
+            [&] { textbook::pad<std::uint8_t, 4>(source, z.view(), mode, value, a, b); });
+        break;
+    }
+    case 2:
+    case 3: {
+        const auto order = static_cast<depth_space_order>(in.byte() % 3);
+        if (op == 2)
+            both(
+                "depth_to_space", [&] { depth_to_space<std::uint8_t>(source, y.view(), block, order); },
+                [&] { textbook::depth_to_space<std::uint8_t>(source, z.view(), block, order); });
+        else
+            both(
+                "space_to_depth", [&] { space_to_depth<std::uint8_t>(source, y.view(), block, order); },
+                [&] { textbook::space_to_depth<std::uint8_t>(source, z.view(), block, order); });
+        break;
+    }
+    default:
+        try {
+            (void)slice_view(source, a, b, c);
+        } catch (const validation_error&) {
         }
-    } catch (const validation_error&) {
+        break;
     }
 }
 

@@ -1,0 +1,423 @@
+#pragma once
+/// \file textbook.hpp
+/// The audit path: every operator evaluated element by element, straight from the index equations
+/// that open ops/depth_space.hpp, ops/slice.hpp and ops/padding.hpp (DirectML's documented formulas,
+/// with DECISIONS 3 and 4 for the padding value and folded pads). For each output coordinate it
+/// computes the input coordinate the formula names, or takes the padding constant, and copies the
+/// element's bytes. No plan, no copy engine, no padding tables, no row kernels: a few dozen lines
+/// that a reader checks against the documentation in minutes.
+///
+/// dmlref's fast path (plans, row kernels, byte shuffles, streaming stores) must agree with it bit
+/// for bit; the tests hold them to it on random descs and every conformance model. When a result
+/// surprises you, run your case through both:
+///
+///   dmlref::execute(desc, input, fast);                     // the engine
+///   dmlref::textbook::execute(desc, input, slow);           // one loop over output coordinates
+///   // fast == slow, byte for byte: the bytes outside the output tensor are left alone by both
+///   auto from = dmlref::textbook::source_of(desc, {0, 1, 2, 3});  // input [0, 1, 0, 3], or the padding constant
+///
+/// It checks like the library: textbook::execute validates exactly as dmlref::execute does
+/// (validate(desc, input, output, level); the same validation_error and message), and the typed
+/// overloads as the typed ops do. Those checks are the library's own functions (operator.hpp and
+/// the ops' check_* functions), so including this header compiles the engine's header too (the
+/// ops' headers hold both); nothing here calls the engine.
+///
+/// Output elements not written: none. Every coordinate of the output tensor receives the element
+/// source_of names. Bytes of the output buffer that no coordinate reaches (the gaps a strided
+/// OutputTensor leaves, the tail up to TotalTensorSizeInBytes) are no element of the tensor: both
+/// evaluators leave them as they were, and source_of has no answer for them.
+///
+/// Speed: one formula and one element copy per output element, many times slower than the
+/// engine's row kernels (docs/verification.md gives measured figures). For audits and tests.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+#include "data_type.hpp"
+#include "error.hpp"
+#include "operator.hpp"
+#include "strided_view.hpp"
+#include "tensor_desc.hpp"
+
+namespace dmlref::textbook {
+
+// ---- the formulas -------------------------------------------------------------------------------
+
+/// DEPTH_TO_SPACE(1): Out[n, c, y, x] = In[n, cd, y / B, x / B], with bh = y % B, bw = x % B and
+/// C' = `output_channels` (OutputTensor.Sizes[1]):
+///   DEPTH_COLUMN_ROW: cd = (bh * B + bw) * C' + c;  COLUMN_ROW_DEPTH: cd = c * B * B + bh * B + bw.
+constexpr index_array<4> depth_to_space_source(const index_array<4>& out, std::ptrdiff_t block_size,
+                                               depth_space_order order, std::ptrdiff_t output_channels) noexcept {
+    const std::ptrdiff_t b = block_size, n = out[0], c = out[1], y = out[2], x = out[3];
+    const std::ptrdiff_t bh = y % b, bw = x % b;
+    const std::ptrdiff_t cd = order == depth_space_order::depth_column_row ? (bh * b + bw) * output_channels + c
+                                                                           : c * b * b + bh * b + bw;
+    return {n, cd, y / b, x / b};
+}
+
+/// SPACE_TO_DEPTH(1): Out[n, cd, h, w] = In[n, c, h * B + bh, w * B + bw], with C' =
+/// `input_channels` (InputTensor.Sizes[1]) and (c, bh, bw) read back from cd:
+///   DEPTH_COLUMN_ROW: cd = (bh * B + bw) * C' + c;  COLUMN_ROW_DEPTH: cd = c * B * B + bh * B + bw.
+constexpr index_array<4> space_to_depth_source(const index_array<4>& out, std::ptrdiff_t block_size,
+                                               depth_space_order order, std::ptrdiff_t input_channels) noexcept {
+    const std::ptrdiff_t b = block_size, n = out[0], cd = out[1], h = out[2], w = out[3];
+    std::ptrdiff_t c = 0, bh = 0, bw = 0;
+    if (order == depth_space_order::depth_column_row) {
+        c = cd % input_channels;
+        bw = (cd / input_channels) % b;
+        bh = cd / input_channels / b;
+    } else {
+        bw = cd % b;
+        bh = (cd / b) % b;
+        c = cd / (b * b);
+    }
+    return {n, c, h * b + bh, w * b + bw};
+}
+
+/// SLICE1, one axis: In coordinate = CopyStart + InputWindowStrides * o, where CopyStart =
+/// InputWindowOffsets, moved to the window's last element for a negative stride. (SLICE v0 is
+/// Offsets + Strides * o: a positive stride, so `window_size` does not matter.) Like the two
+/// above, it takes the parameters of a valid operator, whose products all fit.
+constexpr std::ptrdiff_t slice_source(std::ptrdiff_t out, std::ptrdiff_t window_offset, std::ptrdiff_t window_size,
+                                      std::ptrdiff_t window_stride) noexcept {
+    const std::ptrdiff_t copy_start = window_stride < 0 ? window_offset + window_size - 1 : window_offset;
+    return copy_start + window_stride * out;
+}
+
+/// PADDING(1), one axis of `n` input elements: the input coordinate for t = o - StartPadding, or
+/// nullopt where the element is the padding constant (CONSTANT mode, t outside [0, n)). Pads
+/// larger than the axis fold periodically (DECISIONS 4), with a mod that is never negative:
+///   EDGE clamp(t, 0, n - 1);  REFLECTION p = 2(n - 1), m = t mod p, m < n ? m : p - m;
+///   SYMMETRIC p = 2n, m = t mod p, m < n ? m : p - 1 - m;  WRAP t mod n.
+/// nullopt too where no formula applies: n < 1, n so large that the period 2n does not fit in
+/// ptrdiff_t (no tensor has such an axis), or REFLECTION of one element (which validation rejects,
+/// DECISIONS 5). Any t is fine.
+constexpr std::optional<std::ptrdiff_t> padding_axis_source(padding_mode mode, std::ptrdiff_t t, std::ptrdiff_t n) noexcept {
+    if (0 <= t && t < n) return t;
+    auto mod = [](std::ptrdiff_t a, std::ptrdiff_t p) {
+        const std::ptrdiff_t r = a % p;
+        return r < 0 ? r + p : r;
+    };
+    if (n < 1 || n > std::numeric_limits<std::ptrdiff_t>::max() / 2) return std::nullopt;
+    switch (mode) {
+    case padding_mode::constant: return std::nullopt;
+    case padding_mode::edge: return t < 0 ? 0 : n - 1;
+    case padding_mode::reflection: {
+        if (n < 2) return std::nullopt;
+        const std::ptrdiff_t p = 2 * (n - 1), m = mod(t, p);
+        return m < n ? m : p - m;
+    }
+    case padding_mode::symmetric: {
+        const std::ptrdiff_t p = 2 * n, m = mod(t, p);
+        return m < n ? m : p - 1 - m;
+    }
+    case padding_mode::wrap: return mod(t, n);
+    }
+    return std::nullopt;
+}
+
+/// DECISIONS 3, written out: PADDING's FLOAT value as the bytes of `type` (little-endian, the
+/// first element-size bytes). Integers truncate toward zero and saturate at the type's range, NaN
+/// becomes 0; FLOAT16 rounds to nearest even; FLOAT32 keeps its bits; FLOAT64 is exact.
+inline std::array<std::byte, 8> padding_value_bytes(data_type type, float value) noexcept {
+    std::array<std::byte, 8> bytes{};
+    auto put = [&](auto v) { std::memcpy(bytes.data(), &v, sizeof(v)); };
+    auto integer = [&](auto zero) {
+        using I = decltype(zero);
+        if (value != value) return put(I{0});
+        // Past a bound of the type it saturates; inside, the conversion truncates toward zero.
+        const double v = static_cast<double>(value);
+        if (v <= static_cast<double>(std::numeric_limits<I>::lowest())) return put(std::numeric_limits<I>::lowest());
+        if (v >= static_cast<double>(std::numeric_limits<I>::max())) return put(std::numeric_limits<I>::max());
+        put(static_cast<I>(v));
+    };
+    switch (type) {
+    case data_type::float32: put(value); break;
+    case data_type::float64: put(static_cast<double>(value)); break;
+    case data_type::float16: put(half_bits_from_double(static_cast<double>(value))); break;
+    case data_type::uint8: integer(std::uint8_t{}); break;
+    case data_type::int8: integer(std::int8_t{}); break;
+    case data_type::uint16: integer(std::uint16_t{}); break;
+    case data_type::int16: integer(std::int16_t{}); break;
+    case data_type::uint32: integer(std::uint32_t{}); break;
+    case data_type::int32: integer(std::int32_t{}); break;
+    case data_type::uint64: integer(std::uint64_t{}); break;
+    case data_type::int64: integer(std::int64_t{}); break;
+    default: break;
+    }
+    return bytes;
+}
+
+// ---- where one output element comes from --------------------------------------------------------
+
+/// What an output element is a copy of.
+enum class source_kind {
+    input,            ///< the input element at `coordinates`
+    padding_constant, ///< PADDING(1)'s value (CONSTANT mode, outside the input on some axis)
+};
+
+/// The answer of source_of: an input coordinate, or the padding constant.
+struct source {
+    source_kind kind = source_kind::input;
+    std::vector<std::uint32_t> coordinates; ///< the input coordinate; empty for the padding constant
+
+    bool is_padding_constant() const noexcept { return kind == source_kind::padding_constant; }
+    friend bool operator==(const source&, const source&) = default;
+};
+
+/// "input [0, 1, 0, 3]" or "the padding constant".
+inline std::string to_string(const source& s) {
+    if (s.is_padding_constant()) return "the padding constant";
+    std::string text = "input [";
+    for (std::size_t i = 0; i < s.coordinates.size(); ++i) {
+        if (i > 0) text.append(", ");
+        text.append(std::to_string(s.coordinates[i]));
+    }
+    return text.append("]");
+}
+
+namespace detail {
+
+/// Up to eight coordinates, as the loops below count them.
+using coordinate = std::array<std::ptrdiff_t, max_dimension_count>;
+
+/// The formula of one desc: sets `in` to the input coordinate of output coordinate `out` and
+/// returns true, or returns false where the element is the padding constant. `d` is valid.
+template <class Desc> bool source_in(const Desc& d, const coordinate& out, coordinate& in) {
+    const std::size_t rank = d.output_tensor.sizes.size();
+    if constexpr (std::is_same_v<Desc, depth_to_space_desc> || std::is_same_v<Desc, depth_to_space1_desc>) {
+        depth_space_order order = depth_space_order::depth_column_row; // the v0 op's only order
+        if constexpr (requires { d.order; }) order = d.order;
+        const auto s = depth_to_space_source({out[0], out[1], out[2], out[3]}, d.block_size, order,
+                                             d.output_tensor.sizes[1]);
+        for (std::size_t i = 0; i < 4; ++i) in[i] = s[i];
+        return true;
+    } else if constexpr (std::is_same_v<Desc, space_to_depth_desc> || std::is_same_v<Desc, space_to_depth1_desc>) {
+        depth_space_order order = depth_space_order::depth_column_row;
+        if constexpr (requires { d.order; }) order = d.order;
+        const auto s = space_to_depth_source({out[0], out[1], out[2], out[3]}, d.block_size, order,
+                                             d.input_tensor.sizes[1]);
+        for (std::size_t i = 0; i < 4; ++i) in[i] = s[i];
+        return true;
+    } else if constexpr (std::is_same_v<Desc, slice_desc>) { // InputTensor[Offsets + Strides * o]
+        for (std::size_t i = 0; i < rank; ++i) in[i] = slice_source(out[i], d.offsets[i], 1, d.strides[i]);
+        return true;
+    } else if constexpr (std::is_same_v<Desc, slice1_desc>) {
+        for (std::size_t i = 0; i < rank; ++i)
+            in[i] = slice_source(out[i], d.input_window_offsets[i], d.input_window_sizes[i], d.input_window_strides[i]);
+        return true;
+    } else { // PADDING, PADDING1: separable per axis, the constant if outside on any axis
+        bool inside = true;
+        for (std::size_t i = 0; i < rank; ++i) {
+            const auto s = padding_axis_source(d.padding_mode, out[i] - std::ptrdiff_t{d.start_padding[i]},
+                                          d.input_tensor.sizes[i]);
+            inside = inside && s.has_value();
+            in[i] = s.value_or(0);
+        }
+        return inside;
+    }
+}
+
+/// A tensor desc's element strides: its own, or packed row-major.
+inline coordinate element_strides(const buffer_tensor_desc& t) {
+    coordinate strides{};
+    std::ptrdiff_t packed = 1;
+    for (std::size_t i = t.sizes.size(); i-- > 0;) {
+        strides[i] = t.strides ? std::ptrdiff_t{(*t.strides)[i]} : packed;
+        packed *= std::ptrdiff_t{t.sizes[i]}; // at most 2^32 - 1 elements: validated
+    }
+    return strides;
+}
+
+/// The desc's OutputTensor.
+inline const buffer_tensor_desc& output_of(const operator_desc& desc) noexcept {
+    return std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.output_tensor; }, desc);
+}
+
+/// Thrown where a formula names an input coordinate outside the input: a bug here, never the caller's.
+[[noreturn]] inline void outside_input(std::string_view op) {
+    throw std::logic_error(std::string("textbook: ").append(op).append(
+        ": the formula names an input coordinate outside InputTensor.Sizes"));
+}
+
+} // namespace detail
+
+/// Runs the operator from `input` into `output` (each the whole buffer bound to the tensor), one
+/// output element at a time from the formulas above. Checks first, exactly as dmlref::execute does
+/// (throws validation_error and writes nothing when a check fails); writes every element of the
+/// output tensor and no other byte.
+inline void execute(const operator_desc& desc, std::span<const std::byte> input, std::span<std::byte> output,
+                    feature_level level = newest_feature_level) {
+    dmlref::detail::throw_if(validate(desc, input, output, level));
+    std::visit(
+        [&](const auto& d) {
+            const std::size_t rank = d.output_tensor.sizes.size(), width = element_size(d.input_tensor.data_type);
+            const detail::coordinate in_strides = detail::element_strides(d.input_tensor),
+                                     out_strides = detail::element_strides(d.output_tensor);
+            std::array<std::byte, 8> fill{};
+            using desc_t = std::remove_cvref_t<decltype(d)>;
+            if constexpr (std::is_same_v<desc_t, padding_desc>)
+                fill = padding_value_bytes(d.output_tensor.data_type, d.padding_value);
+            if constexpr (std::is_same_v<desc_t, padding1_desc>)
+                std::memcpy(fill.data(), d.padding_value.bytes.data(), 8); // the union's first bytes, little-endian
+            detail::coordinate o{}, s{};
+            const std::uint64_t count = element_count(d.output_tensor.sizes);
+            for (std::uint64_t k = 0; k < count; ++k) {
+                std::ptrdiff_t to = 0;
+                for (std::size_t i = 0; i < rank; ++i) to += o[i] * out_strides[i];
+                std::byte* destination = output.data() + to * static_cast<std::ptrdiff_t>(width);
+                if (detail::source_in(d, o, s)) {
+                    std::ptrdiff_t from = 0;
+                    for (std::size_t i = 0; i < rank; ++i) {
+                        if (s[i] < 0 || s[i] >= std::ptrdiff_t{d.input_tensor.sizes[i]}) detail::outside_input(dmlref::to_string(d.type));
+                        from += s[i] * in_strides[i];
+                    }
+                    std::memcpy(destination, input.data() + from * static_cast<std::ptrdiff_t>(width), width);
+                } else {
+                    std::memcpy(destination, fill.data(), width);
+                }
+                for (std::size_t i = rank; i-- > 0;) { // the next coordinate, row-major
+                    if (++o[i] < std::ptrdiff_t{d.output_tensor.sizes[i]}) break;
+                    o[i] = 0;
+                }
+            }
+        },
+        desc);
+}
+
+/// Where the element at `output_coordinate` of the operator's output comes from: the input
+/// coordinate the formula names, or the padding constant. Checks the desc as validate(desc, level)
+/// does, and the coordinate against OutputTensor.Sizes; throws validation_error when either fails.
+inline source source_of(const operator_desc& desc, const std::vector<std::uint32_t>& output_coordinate,
+                        feature_level level = newest_feature_level) {
+    check(desc, level);
+    const std::string_view op = dmlref::to_string(type_of(desc));
+    const auto& sizes = detail::output_of(desc).sizes;
+    if (output_coordinate.size() != sizes.size())
+        throw validation_error(dmlref::detail::message("{}: the output coordinate has {} entries; OutputTensor has {} "
+                                                       "dimensions",
+                                                       op, output_coordinate.size(), sizes.size()));
+    detail::coordinate o{}, s{};
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        if (output_coordinate[i] >= sizes[i])
+            throw validation_error(dmlref::detail::message("{}: the output coordinate's entry {} is {}; "
+                                                           "OutputTensor.Sizes[{}] is {}",
+                                                           op, i, output_coordinate[i], i, sizes[i]));
+        o[i] = output_coordinate[i];
+    }
+    const bool from_input = std::visit([&](const auto& d) { return detail::source_in(d, o, s); }, desc);
+    if (!from_input) return {source_kind::padding_constant, {}};
+    source result{source_kind::input, std::vector<std::uint32_t>(sizes.size())};
+    const auto& in_sizes = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.input_tensor; }, desc).sizes;
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        if (s[i] < 0 || s[i] >= std::ptrdiff_t{in_sizes[i]}) detail::outside_input(op);
+        result.coordinates[i] = static_cast<std::uint32_t>(s[i]);
+    }
+    return result;
+}
+
+// ---- the typed view API -------------------------------------------------------------------------
+
+namespace detail {
+
+/// Calls `f(o)` for every coordinate of `extents`, row-major.
+template <std::size_t Rank, class F> void for_each_coordinate(const index_array<Rank>& extents, F f) {
+    index_array<Rank> o{};
+    for (;;) {
+        f(static_cast<const index_array<Rank>&>(o));
+        std::size_t i = Rank;
+        for (;;) {
+            if (i == 0) return;
+            --i;
+            if (++o[i] < extents[i]) break;
+            o[i] = 0;
+        }
+    }
+}
+
+/// Copies the bits of one element (a copy of a float through a register could quiet a signalling NaN).
+template <class T> void copy_bits(T& to, const T& from) noexcept { std::memcpy(&to, &from, sizeof(T)); }
+
+/// The checks every typed op makes after its own: the two views do not overlap.
+template <class T, std::size_t Rank, std::size_t OutRank>
+void check_disjoint_views(std::string_view op, const strided_view<const T, Rank>& input,
+                          const strided_view<T, OutRank>& output) {
+    dmlref::detail::throw_if(dmlref::detail::check_disjoint(op, input.base() + input.offset(), dmlref::detail::layout_of(input),
+                                                            output.base() + output.offset(),
+                                                            dmlref::detail::layout_of(output), sizeof(T)));
+}
+
+} // namespace detail
+
+/// dmlref::depth_to_space, element by element; the same checks and exceptions.
+template <class T>
+void depth_to_space(strided_view<const T, 4> input, strided_view<T, 4> output, std::ptrdiff_t block_size,
+                    depth_space_order order = depth_space_order::depth_column_row) {
+    namespace d = dmlref::detail;
+    d::throw_if(d::check_depth_space("depth_to_space", depth_space_direction::depth_to_space, d::layout_of(input),
+                                     d::layout_of(output), block_size, order));
+    detail::check_disjoint_views("depth_to_space", input, output);
+    detail::for_each_coordinate<4>(output.extents(), [&](const index_array<4>& o) {
+        detail::copy_bits(output[o], input[depth_to_space_source(o, block_size, order, output.extent(1))]);
+    });
+}
+
+/// dmlref::space_to_depth, element by element; the same checks and exceptions.
+template <class T>
+void space_to_depth(strided_view<const T, 4> input, strided_view<T, 4> output, std::ptrdiff_t block_size,
+                    depth_space_order order = depth_space_order::depth_column_row) {
+    namespace d = dmlref::detail;
+    d::throw_if(d::check_depth_space("space_to_depth", depth_space_direction::space_to_depth, d::layout_of(input),
+                                     d::layout_of(output), block_size, order));
+    detail::check_disjoint_views("space_to_depth", input, output);
+    detail::for_each_coordinate<4>(output.extents(), [&](const index_array<4>& o) {
+        detail::copy_bits(output[o], input[space_to_depth_source(o, block_size, order, input.extent(1))]);
+    });
+}
+
+/// dmlref::slice (SLICE1), element by element; the same checks and exceptions.
+template <class T, std::size_t Rank>
+void slice(strided_view<const T, Rank> input, strided_view<T, Rank> output, const index_array<Rank>& window_offsets,
+           const index_array<Rank>& window_sizes, const index_array<Rank>& window_strides) {
+    namespace d = dmlref::detail;
+    d::throw_if(d::check_slice1("slice", d::layout_of(input), d::layout_of(output), window_offsets, window_sizes,
+                                window_strides));
+    detail::check_disjoint_views("slice", input, output);
+    detail::for_each_coordinate<Rank>(output.extents(), [&](const index_array<Rank>& o) {
+        index_array<Rank> s{};
+        for (std::size_t i = 0; i < Rank; ++i)
+            s[i] = slice_source(o[i], window_offsets[i], window_sizes[i], window_strides[i]);
+        detail::copy_bits(output[o], input[s]);
+    });
+}
+
+/// dmlref::pad (PADDING1), element by element; the same checks and exceptions.
+template <class T, std::size_t Rank>
+void pad(strided_view<const T, Rank> input, strided_view<T, Rank> output, padding_mode mode,
+         std::type_identity_t<T> value, const index_array<Rank>& start_padding, const index_array<Rank>& end_padding) {
+    namespace d = dmlref::detail;
+    d::throw_if(d::check_padding("pad", d::layout_of(input), d::layout_of(output), mode, start_padding, end_padding));
+    detail::check_disjoint_views("pad", input, output);
+    detail::for_each_coordinate<Rank>(output.extents(), [&](const index_array<Rank>& o) {
+        index_array<Rank> s{};
+        bool inside = true;
+        for (std::size_t i = 0; i < Rank; ++i) {
+            const auto a = padding_axis_source(mode, o[i] - start_padding[i], input.extent(i));
+            inside = inside && a.has_value();
+            s[i] = a.value_or(0);
+        }
+        detail::copy_bits(output[o], inside ? input[s] : value);
+    });
+}
+
+} // namespace dmlref::textbook
