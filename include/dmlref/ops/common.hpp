@@ -16,7 +16,8 @@
 #endif
 
 #include "../detail/checked.hpp"
-#include "../detail/copy_engine.hpp"
+#include "../detail/execute.hpp"
+#include "../detail/plan.hpp"
 #include "../error.hpp"
 #include "../strided_view.hpp"
 #include "../tensor_desc.hpp"

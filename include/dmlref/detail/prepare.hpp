@@ -1,0 +1,344 @@
+#pragma once
+/// \file prepare.hpp
+/// Preparing a plan to run: extent-1 axes vanish, axes are ordered by output stride and merged
+/// where contiguous in both tensors, the inner kernel is chosen (prepare()), and the choices that
+/// depend on the output's size are made (streaming stores, prefetching).
+
+#include <cstddef>
+#include <cstdint>
+
+#include "plan.hpp"
+#include "x86.hpp"
+
+namespace dmlref::detail {
+
+/// How the innermost loop of a prepared plan moves elements.
+enum class inner_shape : std::uint8_t {
+    rows,         ///< the innermost axis, piece by piece
+    interleave,   ///< the two innermost axes: B input rows zipped into one output row
+    deinterleave, ///< the two innermost axes: one input row dealt into B output rows
+    transpose,    ///< the two innermost axes: a 2-D block read along one and written along the other
+};
+
+/// A plan made ready to run: simplified, its loops ordered, its inner kernel chosen.
+struct prepared_plan {
+    copy_plan plan;
+    bool all_fill = false;
+    inner_shape shape = inner_shape::rows;
+    std::ptrdiff_t block = 0;   ///< interleave factor B
+    std::size_t outer_rank = 0; ///< axes [0, outer_rank) are walked row by row
+    std::ptrdiff_t rows = 1;    ///< product of the outer extents
+    std::size_t bytes = 0;      ///< the output's bytes: every extent times the width
+    bool stream = false;        ///< write with streaming stores (outputs larger than the caches)
+    bool stream_runs = false;   ///< contiguous runs too (outputs of run_stream_threshold and more)
+    /// Software prefetch of the input row `ahead` rows on (0: none): its `span` bytes from
+    /// `first` bytes off the row's input pointer.
+    std::ptrdiff_t ahead = 0, first = 0, span = 0;
+};
+
+/// Outputs of at least this many bytes are written with streaming stores where the target has them.
+inline constexpr std::size_t stream_threshold = std::size_t{16} << 20;
+
+/// Outputs of at least this many bytes write their contiguous runs with streaming stores too: twice
+/// the other kernels' threshold, past the last-level cache a core has (32 MiB on this machine).
+/// (Alternating runs, ratio to memcpy: PADDING1 CONSTANT at 64 MiB, 66 MiB out, 4-byte elements
+/// 0.94-1.01x through the cache and 1.16-1.17x streamed, CONSTANT and WRAP at every width
+/// 0.93-1.07x and 1.03-1.29x; a SLICE1 trimming W by one at 64 MiB 0.93-0.95x and 1.13-1.18x. The
+/// centred window's 16 MiB output streamed ran 0.66-0.71x against 0.76-0.82x through the cache.)
+inline constexpr std::size_t run_stream_threshold = std::size_t{32} << 20;
+
+/// How far ahead, in input bytes, rows are prefetched.
+inline constexpr std::ptrdiff_t prefetch_distance = 4096;
+
+/// The bytes one prefetch fetches (a cache line).
+inline constexpr std::ptrdiff_t prefetch_line = 64;
+
+inline constexpr std::ptrdiff_t max_interleave = 4; ///< larger blocks run as strided rows
+
+/// Output rows spread over more bytes than this share a core's cache poorly (its L2: 1 MiB on this
+/// machine's cores, 256 KiB to 2 MiB elsewhere). Measured in space to depth: see prepare().
+inline constexpr std::ptrdiff_t far_apart = std::ptrdiff_t{512} << 10;
+
+/// Space to depth walked row by row reads its input in B passes; it does so a tile of about this
+/// many input bytes at a time, so that a tile's later passes find it in the cache (see prepare()).
+inline constexpr std::ptrdiff_t pass_tile = std::ptrdiff_t{1} << 20;
+
+/// A divisor of `extent` in [target / 2, target] (target >= 1), or 0 when none is (found within a
+/// bounded search, so that planning stays cheap).
+inline std::ptrdiff_t divisor_near(std::ptrdiff_t extent, std::ptrdiff_t target) noexcept {
+    for (std::ptrdiff_t t = target, tries = 0; t >= 1 && 2 * t >= target && tries < 4096; --t, ++tries)
+        if (extent % t == 0) return t;
+    return 0;
+}
+
+/// Moves axis `a` of `plan` to just outside its innermost axis, axis `last`; the axes between
+/// move out by one, in their order. Returns the moved axis.
+inline axis_plan move_beside_inner(copy_plan& plan, std::size_t a, std::size_t last) noexcept {
+    const axis_plan moved = plan.axes[a];
+    for (std::size_t b = a; b + 1 < last; ++b) plan.axes[b] = plan.axes[b + 1];
+    plan.axes[last - 1] = moved;
+    return moved;
+}
+
+/// Simplifies a plan without changing what it copies:
+///  - extent-1 axes go, their offset folded into the input origin (all fill when it is a fill);
+///  - single-affine axes start at the origin;
+///  - axes are ordered by output stride, largest outermost, so the output is walked in memory order;
+///  - neighbouring affine axes contiguous in both tensors merge into one;
+///  - an interleave or de-interleave of up to 4 rows becomes the inner kernel, its two axes innermost.
+inline prepared_plan prepare(const copy_plan& source) noexcept {
+    prepared_plan p;
+    p.plan = source;
+    copy_plan& plan = p.plan;
+    for (std::size_t a = 0; a < plan.rank; ++a) {
+        std::ptrdiff_t offset = 0;
+        if (plan.axes[a].extent == 1 && !input_offset(plan.axes[a], 0, offset)) p.all_fill = true;
+    }
+    std::size_t kept = 0;
+    std::ptrdiff_t origin = 0;
+    for (std::size_t a = 0; a < plan.rank; ++a) {
+        axis_plan axis = plan.axes[a];
+        if (axis.extent == 1) {
+            std::ptrdiff_t offset = 0;
+            if (input_offset(axis, 0, offset)) origin += offset;
+            continue;
+        }
+        if (p.all_fill) {
+            axis.piece_count = 0;
+            axis.add({piece::kind::fill, axis.extent, 0, 0, nullptr, 0});
+        } else if (axis.single_affine()) {
+            origin += axis.pieces[0].start;
+            axis.pieces[0].start = 0;
+        }
+        plan.axes[kept++] = axis;
+    }
+    if (!p.all_fill) plan.input += origin * static_cast<std::ptrdiff_t>(plan.width);
+    if (kept == 0) { // one element
+        plan.axes[0] = axis_plan::affine(1, 0, 0, 0);
+        if (p.all_fill) {
+            plan.axes[0].piece_count = 0;
+            plan.axes[0].add({piece::kind::fill, 1, 0, 0, nullptr, 0});
+        }
+        kept = 1;
+    }
+    plan.rank = kept;
+
+    auto magnitude = [](std::ptrdiff_t v) { return v < 0 ? -v : v; };
+    for (std::size_t a = 1; a < plan.rank; ++a) // insertion sort, stable, at most 8 axes
+        for (std::size_t b = a; b > 0 && magnitude(plan.axes[b].out_stride) > magnitude(plan.axes[b - 1].out_stride); --b)
+            std::swap(plan.axes[b], plan.axes[b - 1]);
+
+    kept = 1;
+    for (std::size_t a = 1; a < plan.rank; ++a) {
+        const axis_plan& axis = plan.axes[a];
+        axis_plan& outer = plan.axes[kept - 1];
+        if (axis.single_affine() && outer.single_affine() && outer.out_stride == axis.extent * axis.out_stride &&
+            outer.pieces[0].step == axis.extent * axis.pieces[0].step) {
+            outer.extent *= axis.extent;
+            outer.out_stride = axis.out_stride;
+            outer.pieces[0] = {piece::kind::affine, outer.extent, 0, axis.pieces[0].step, nullptr, 0};
+            continue;
+        }
+        plan.axes[kept++] = axis;
+    }
+    plan.rank = kept;
+
+    const std::size_t last = plan.rank - 1;
+    const axis_plan& inner = plan.axes[last];
+    auto small = [](std::ptrdiff_t b) { return b >= 2 && b <= max_interleave; };
+    if (plan.rank >= 2 && inner.single_affine() && inner.out_stride == 1 && small(inner.extent)) {
+        const axis_plan& next = plan.axes[last - 1];
+        if (next.single_affine() && next.pieces[0].step == 1 && next.out_stride == inner.extent) {
+            p.shape = inner_shape::interleave;
+            p.block = inner.extent;
+        }
+    }
+    if (p.shape == inner_shape::rows && plan.rank >= 2 && inner.single_affine() && inner.out_stride == 1 &&
+        small(inner.pieces[0].step)) {
+        for (std::size_t a = 0; a < last; ++a) {
+            const axis_plan& k = plan.axes[a];
+            if (k.single_affine() && k.extent == inner.pieces[0].step && k.pieces[0].step == 1) {
+                const axis_plan moved = move_beside_inner(plan, a, last);
+                p.shape = inner_shape::deinterleave;
+                p.block = moved.extent;
+                // The outer walk goes in input order, so each input row is read once, in
+                // sequence, and B * B output rows (B * B * row step bytes apart at most) are
+                // written at a time. Where B > 2 and those rows spread beyond a core's cache, the
+                // lead axis (the output rows) stays innermost instead: B rows are written at a
+                // time, each call continuing the last call's, and the input is read in B passes
+                // of every B-th row, prefetched. (Block 3, f32, medians of alternating runs: DCR
+                // at 64 MiB 0.64-0.71x memcpy in input order, 0.83-0.85x row by row; at 4 MiB
+                // 0.40-0.48x and 0.55-0.62x. CRD at 4 MiB, rows 7 KiB apart: 0.55-0.68x in input
+                // order, 0.47x row by row. Block 2 row by row at 64 MiB: 0.63-0.79x against 0.88-1.07x.)
+                const std::ptrdiff_t spread = p.block * p.block * magnitude(moved.out_stride) *
+                                              static_cast<std::ptrdiff_t>(plan.width);
+                const bool by_output_rows = p.block > 2 && spread > far_apart && last >= 2;
+                std::size_t walked = by_output_rows ? last - 2 : last - 1;
+                // Where the output rows' axis spans the whole input (DCR, whose channels and rows
+                // merge into it), the B passes would each cross the whole input. It splits into
+                // tiles of about pass_tile input bytes, walked outside the passes, so that a
+                // tile's later passes read it from the cache, as CRD's channel axis does. (DCR
+                // with block 3 at 64 MiB, medians of alternating runs: 0.42-0.47x memcpy untiled
+                // against 0.70-0.84x tiled for 1-byte elements, 0.57-0.59x and 0.82-0.92x for
+                // 2-byte, 0.83-0.85x and 0.89-0.95x for 4-byte; 512 KiB and 2 MiB tiles ran
+                // alike, 4 MiB ones slower.)
+                if (by_output_rows && plan.rank < max_plan_rank && plan.axes[walked].single_affine()) {
+                    const axis_plan rows = plan.axes[walked];
+                    const std::ptrdiff_t row_bytes = magnitude(rows.pieces[0].step) * static_cast<std::ptrdiff_t>(plan.width);
+                    const std::ptrdiff_t target = row_bytes > 0 ? pass_tile / row_bytes : 0; // 0: broadcast rows
+                    const std::ptrdiff_t tile = target >= 2 ? divisor_near(rows.extent, target) : 0;
+                    if (tile >= 2 && tile < rows.extent) {
+                        for (std::size_t b = plan.rank; b > walked; --b) plan.axes[b] = plan.axes[b - 1];
+                        ++plan.rank;
+                        plan.axes[walked] = axis_plan::affine(rows.extent / tile, tile * rows.out_stride, 0,
+                                                              tile * rows.pieces[0].step);
+                        plan.axes[walked + 1].extent = tile;
+                        plan.axes[walked + 1].pieces[0].count = tile;
+                        ++walked;
+                    }
+                }
+                for (std::size_t c = 1; c < walked; ++c)
+                    for (std::size_t d = c; d > 0 && magnitude(plan.axes[d].pieces[0].step) >
+                                                         magnitude(plan.axes[d - 1].pieces[0].step); --d)
+                        std::swap(plan.axes[d], plan.axes[d - 1]);
+                break;
+            }
+        }
+    }
+    // A transposing copy of narrow elements: the output's row reads the input an element a line
+    // apart, and another axis reads it in sequence. Both go innermost, and the transpose kernel
+    // moves 2-D tiles of them, read as rows of the input and written as rows of the output, so
+    // that both sides move whole vectors and lines (the walk below moves one element at a time).
+    if (p.shape == inner_shape::rows && plan.rank >= 2 && plan.width <= 2 && inner.single_affine() &&
+        inner.out_stride == 1) {
+        const std::ptrdiff_t tile = 16 / static_cast<std::ptrdiff_t>(plan.width);
+        const std::ptrdiff_t step = magnitude(inner.pieces[0].step);
+        for (std::size_t a = last; step > 1 && inner.extent >= tile && a-- > 0;) {
+            const axis_plan& k = plan.axes[a];
+            if (k.single_affine() && k.pieces[0].step == 1 && k.extent >= tile) {
+                move_beside_inner(plan, a, last);
+                p.shape = inner_shape::transpose;
+                break;
+            }
+        }
+    }
+    // A row whose elements lie a line or more apart in the input (a copy into a transposed or
+    // column-major output, depth to space with B > 4) reads a line per element. Walked in output
+    // order with the axes that read the input in sequence far outside it, a line is read again
+    // only after every axis between has gone round, long out of the cache: a line per element
+    // moved. Those axes (steps under a line) go just outside the row instead, the smallest step
+    // innermost, so that the rows after a row read the lines it fetched; the outermost of them is
+    // cut into tiles where the lines of its rows would not stay in a core's cache. (SLICE1 of
+    // {1, 64, 512, 512} float32 into a column-major output, single runs on a loaded host: 1.03 s
+    // in output order, 0.28-0.51 s with the axis moved, 0.04 s into a packed output.)
+    // Padded axes (fills and tables beside their affine piece) move too, by their affine piece.
+    if (p.shape == inner_shape::rows && plan.rank >= 3) {
+        const auto w = static_cast<std::ptrdiff_t>(plan.width);
+        auto step_of = [&](const axis_plan& k) { // the affine piece's step in bytes, 0 for none
+            for (std::size_t n = 0; n < k.piece_count; ++n)
+                if (k.pieces[n].how == piece::kind::affine) return magnitude(k.pieces[n].step) * w;
+            return std::ptrdiff_t{0};
+        };
+        auto dense = [&](const axis_plan& k) { return step_of(k) > 0 && step_of(k) < prefetch_line; };
+        std::array<axis_plan, max_plan_rank> order{};
+        std::size_t placed = 0, moved_count = 0;
+        for (std::size_t a = 0; a < last; ++a)
+            if (!dense(plan.axes[a])) order[placed++] = plan.axes[a];
+        const std::size_t first_moved = placed;
+        for (std::size_t a = 0; a < last; ++a)
+            if (dense(plan.axes[a])) {
+                order[placed++] = plan.axes[a];
+                ++moved_count;
+            }
+        for (std::size_t c = first_moved + 1; c < placed; ++c) // steps descending, stable
+            for (std::size_t d = c; d > first_moved && step_of(order[d]) > step_of(order[d - 1]); --d)
+                std::swap(order[d], order[d - 1]);
+        bool changed = false;
+        for (std::size_t a = 0; a < last; ++a)
+            changed = changed || order[a].out_stride != plan.axes[a].out_stride || order[a].extent != plan.axes[a].extent;
+        if (moved_count > 0 && step_of(inner) >= prefetch_line && changed) {
+            for (std::size_t a = 0; a < last; ++a) plan.axes[a] = order[a];
+            // The lines a run of the moved axes reads: a line per element of the row for each
+            // line of their input (at most).
+            const axis_plan outer_moved = plan.axes[first_moved];
+            std::ptrdiff_t span = 1;
+            for (std::size_t a = first_moved; a < last; ++a)
+                span += (plan.axes[a].extent - 1) * step_of(plan.axes[a]);
+            const std::ptrdiff_t lines = (span + prefetch_line - 1) / prefetch_line;
+            const std::ptrdiff_t inner_lines = span / outer_moved.extent / prefetch_line + 1; // per element of it
+            const std::ptrdiff_t target = far_apart / (inner.extent * prefetch_line * inner_lines);
+            if (lines * inner.extent * prefetch_line > far_apart && target >= 2 && plan.rank < max_plan_rank &&
+                outer_moved.single_affine()) {
+                const std::ptrdiff_t tile = divisor_near(outer_moved.extent, target);
+                if (tile >= 2 && tile < outer_moved.extent) {
+                    for (std::size_t a = plan.rank; a > first_moved; --a) plan.axes[a] = plan.axes[a - 1];
+                    ++plan.rank;
+                    plan.axes[first_moved] = axis_plan::affine(outer_moved.extent / tile, tile * outer_moved.out_stride, 0,
+                                                               tile * outer_moved.pieces[0].step);
+                    axis_plan& cut = plan.axes[first_moved + 1];
+                    cut.extent = tile;
+                    cut.pieces[0].count = tile;
+                }
+            }
+            // The row's elements often lie a power of two apart (planes of a packed input), all
+            // in one set of the caches, whose ways they outnumber. Rows of 8 to 16 elements keep
+            // those lines few enough to stay while the moved axes walk them (the case above,
+            // float32: 0.51 s with whole rows of 64, 0.18-0.23 s with rows of 4 to 16, 0.28 s
+            // with rows of 32). The rows' tiles go outside the moved axes.
+            const std::size_t in_at = plan.rank - 1;
+            const axis_plan row = plan.axes[in_at];
+            const std::ptrdiff_t short_row = divisor_near(row.extent, 16);
+            if (short_row >= 2 && short_row < row.extent && plan.rank < max_plan_rank && row.single_affine()) {
+                for (std::size_t a = in_at; a > first_moved; --a) plan.axes[a] = plan.axes[a - 1];
+                plan.axes[first_moved] = axis_plan::affine(row.extent / short_row, short_row * row.out_stride, 0,
+                                                           short_row * row.pieces[0].step);
+                plan.axes[in_at + 1] = row;
+                plan.axes[in_at + 1].extent = short_row;
+                plan.axes[in_at + 1].pieces[0].count = short_row;
+                ++plan.rank;
+            }
+        }
+    }
+    p.outer_rank = p.shape == inner_shape::rows ? plan.rank - 1 : plan.rank - 2;
+    p.bytes = plan.width;
+    for (std::size_t a = 0; a < plan.rank; ++a) {
+        p.bytes *= static_cast<std::size_t>(plan.axes[a].extent);
+        if (a < p.outer_rank) p.rows *= plan.axes[a].extent;
+    }
+    p.stream = DMLREF_STREAM_STORES && p.bytes >= stream_threshold;
+    p.stream_runs = DMLREF_STREAM_STORES && p.bytes >= run_stream_threshold;
+    // Rows that do not follow one another in an input larger than the caches break the hardware
+    // prefetchers' streams; the row kernels then prefetch the row `ahead` rows on. (Interleaves
+    // read B streams the hardware follows, and measured no faster with it.)
+    if (p.shape != inner_shape::interleave && p.shape != inner_shape::transpose && p.outer_rank > 0) {
+        std::ptrdiff_t reach = 1;         // elements from the lowest input offset to the highest, at most
+        std::ptrdiff_t low = 0, high = 0; // the input one row reads, from the row's input pointer
+        std::ptrdiff_t elements = 1;      // the elements one row moves
+        bool reads = true;
+        for (std::size_t a = 0; a < plan.rank; ++a) {
+            const auto [first, last_offset] = input_range(plan.axes[a]);
+            if (last_offset > first) reach += last_offset - first;
+            if (a < p.outer_rank) continue;
+            reads = reads && last_offset >= first;
+            low += first;
+            high += last_offset;
+            elements *= plan.axes[a].extent;
+        }
+        const auto w = static_cast<std::ptrdiff_t>(plan.width);
+        // Only rows that read most of the lines they span are fetched ahead, so a row never costs
+        // more prefetches than it moves elements. A row of elements far apart (depth to space with
+        // B > 4, a transposing copy into a column-major output) spans up to the whole input: it
+        // took one prefetch per 64 bytes of it, per row, and 43 MB of depth to space with B = 5
+        // ran two minutes instead of a fraction of a second. Its elements lie on lines of their
+        // own, which the hardware follows from row to row.
+        const bool dense = (high - low + 1) <= elements * (prefetch_line / w > 0 ? prefetch_line / w : 1);
+        if (reach * w >= static_cast<std::ptrdiff_t>(stream_threshold) && reads && dense) {
+            p.first = low * w;
+            p.span = (high - low + 1) * w;
+            p.ahead = p.span >= prefetch_distance ? 1 : prefetch_distance / p.span;
+        }
+    }
+    return p;
+}
+
+} // namespace dmlref::detail
