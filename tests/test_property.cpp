@@ -4,6 +4,7 @@
 // level tables.
 #include <catch2/catch.hpp>
 
+#include <dmlref/detail/execute.hpp> // detail::prepare and the kernel levels, which the properties inspect
 #include <dmlref/dmlref.hpp>
 #include <dmlref/textbook.hpp>
 

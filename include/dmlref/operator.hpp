@@ -604,14 +604,21 @@ inline std::optional<std::string> check_buffers(std::string_view op, const buffe
 
 /// Whether DirectML at `level` accepts `desc`: nullopt when it does, else the reason (the message
 /// execute() would throw). Never reads tensor data.
-inline std::optional<std::string> validate(const operator_desc& desc, feature_level level = newest_feature_level) {
+DMLREF_FUNC std::optional<std::string> validate(const operator_desc& desc, feature_level level = newest_feature_level)
+#if DMLREF_DEFINE_FUNCS
+{
     return std::visit([&](const auto& d) { return detail::check_desc(d, level); }, desc);
 }
+#else
+;
+#endif
 
 /// validate() plus the rules on the buffers that would be bound: sizes, alignment, no overlap.
-inline std::optional<std::string> validate(const operator_desc& desc, std::span<const std::byte> input,
+DMLREF_FUNC std::optional<std::string> validate(const operator_desc& desc, std::span<const std::byte> input,
                                            std::span<const std::byte> output,
-                                           feature_level level = newest_feature_level) {
+                                           feature_level level = newest_feature_level)
+#if DMLREF_DEFINE_FUNCS
+{
     return std::visit(
         [&](const auto& d) -> std::optional<std::string> {
             if (auto m = detail::check_desc(d, level)) return m;
@@ -619,11 +626,19 @@ inline std::optional<std::string> validate(const operator_desc& desc, std::span<
         },
         desc);
 }
+#else
+;
+#endif
 
 /// Throws validation_error with validate()'s message when DirectML at `level` would reject `desc`.
-inline void check(const operator_desc& desc, feature_level level = newest_feature_level) {
+DMLREF_FUNC void check(const operator_desc& desc, feature_level level = newest_feature_level)
+#if DMLREF_DEFINE_FUNCS
+{
     detail::throw_if(validate(desc, level));
 }
+#else
+;
+#endif
 
 namespace detail {
 /// The copy plan of `desc` over the two buffers after every check (throws validation_error);
@@ -643,10 +658,15 @@ inline copy_plan checked_plan(const operator_desc& desc, std::span<const std::by
 /// every check; throws validation_error and writes nothing when one fails. Writes only the output
 /// tensor's elements: other bytes of the output buffer keep their values. (dmlref/parallel.hpp
 /// adds an overload that splits the work over threads.)
-inline void execute(const operator_desc& desc, std::span<const std::byte> input, std::span<std::byte> output,
-                    feature_level level = newest_feature_level) {
+DMLREF_FUNC void execute(const operator_desc& desc, std::span<const std::byte> input, std::span<std::byte> output,
+                    feature_level level = newest_feature_level)
+#if DMLREF_DEFINE_FUNCS
+{
     std::vector<std::ptrdiff_t> tables;
     detail::execute(detail::checked_plan(desc, input, output, level, tables));
 }
+#else
+;
+#endif
 
 } // namespace dmlref

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "detail/execute.hpp"
 #include "operator.hpp"
 
 namespace dmlref {

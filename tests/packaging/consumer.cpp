@@ -3,6 +3,12 @@
 // include path) fails the build or the run.
 #include <dmlref/dmlref.hpp>
 
+// Linked to dmlref::compiled, the headers only declare the engine: the consumer links because the
+// library defines it, and it must have been told so (the target's compile definition).
+#if defined(DMLREF_EXPECT_COMPILED) && (!defined(DMLREF_COMPILED) || DMLREF_DEFINE_FUNCS)
+#error "dmlref::compiled did not put the headers in compiled mode"
+#endif
+
 #include <cstdio>
 #include <span>
 #include <vector>

@@ -1,8 +1,9 @@
 # Runs one packaging test: cmake -DMODE=find_package|add_subdirectory -DDMLREF_SOURCE_DIR=...
 #   -DWORK_DIR=... -DGENERATOR=... [-DMAKE_PROGRAM=...] -DCXX_COMPILER=... [-DPREFIX_PATH=a|b]
-#   [-DTOOLCHAIN_FILE=...] [-DEMULATOR=program|arg] [-DCXX_FLAGS=...] [-DFMT_HEADER_ONLY=ON] -P this file
+#   [-DTOOLCHAIN_FILE=...] [-DEMULATOR=program|arg] [-DCXX_FLAGS=...] [-DFMT_HEADER_ONLY=ON]
+#   [-DTARGET=dmlref::dmlref|dmlref::compiled] -P this file
 # find_package: configures dmlref alone, installs it (cmake --install) into WORK_DIR/prefix, then
-# builds and runs the consumer against that prefix. add_subdirectory: builds and runs the consumer
+# builds and runs the consumer against that prefix. The consumer links TARGET (default dmlref::dmlref). add_subdirectory: builds and runs the consumer
 # that embeds the source tree. Both build as the main build does: its compiler, toolchain file,
 # flags and fmt choice, and the consumer runs through the main build's CMAKE_CROSSCOMPILING_EMULATOR
 # (a cross build cannot run it otherwise).
@@ -50,6 +51,7 @@ if(MODE STREQUAL "find_package")
   run(configure-dmlref "${CMAKE_COMMAND}" -S "${DMLREF_SOURCE_DIR}" -B "${WORK_DIR}/dmlref-build" ${common_args}
       -DDMLREF_BUILD_TESTS=OFF -DDMLREF_BUILD_EXAMPLES=OFF -DDMLREF_BUILD_TOOLS=OFF -DDMLREF_BUILD_BENCH=OFF
       "-DCMAKE_PREFIX_PATH=${prefix_path}")
+  run(build-dmlref "${CMAKE_COMMAND}" --build "${WORK_DIR}/dmlref-build" --parallel 2) # dmlref::compiled
   run(install-dmlref "${CMAKE_COMMAND}" --install "${WORK_DIR}/dmlref-build" --prefix "${prefix}")
   if(NOT EXISTS "${prefix}/include/dmlref/dmlref.hpp")
     message(FATAL_ERROR "[${MODE}] the install has no include/dmlref/dmlref.hpp")
@@ -61,6 +63,11 @@ elseif(MODE STREQUAL "add_subdirectory")
 else()
   message(FATAL_ERROR "unknown MODE '${MODE}'")
 endif()
+
+if(NOT TARGET)
+  set(TARGET dmlref::dmlref)
+endif()
+list(APPEND consumer_args "-DDMLREF_TARGET=${TARGET}")
 
 set(consumer_dir "${CMAKE_CURRENT_LIST_DIR}/${MODE}")
 run(configure-consumer "${CMAKE_COMMAND}" -S "${consumer_dir}" -B "${WORK_DIR}/consumer-build" ${common_args}

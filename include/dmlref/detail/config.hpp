@@ -33,3 +33,22 @@
 #define DMLREF_NOINLINE
 #define DMLREF_COLD
 #endif
+
+// The compiled mode (fmt's choice between header-only and a compiled library). With
+// DMLREF_COMPILED, which the CMake target dmlref::compiled defines for its users, the headers only
+// declare the functions that cost every user's file its build time (the engine, the op checks and
+// plans, the desc-level entry points): src/dmlref.cpp defines them once, for every element width.
+// Without it (the default) they are inline, defined in every file that includes them.
+#ifdef DMLREF_COMPILED
+#define DMLREF_FUNC
+#else
+#define DMLREF_FUNC inline
+#endif
+
+// Whether this translation unit defines those functions: every one header-only; in compiled mode,
+// src/dmlref.cpp alone (it defines DMLREF_COMPILED_SOURCE).
+#if !defined(DMLREF_COMPILED) || defined(DMLREF_COMPILED_SOURCE)
+#define DMLREF_DEFINE_FUNCS 1
+#else
+#define DMLREF_DEFINE_FUNCS 0
+#endif

@@ -134,9 +134,14 @@ inline void execute_part(const prepared_plan& p, std::ptrdiff_t first_row, std::
 
 /// Runs a plan on the calling thread. Every input offset the plan names must lie inside the input
 /// buffer and every output offset inside the output buffer; the callers guarantee it.
-inline void execute(const copy_plan& plan) noexcept {
+DMLREF_FUNC void execute(const copy_plan& plan) noexcept
+#if DMLREF_DEFINE_FUNCS
+{
     const prepared_plan p = prepare(plan);
     execute_part(p, 0, p.rows);
 }
+#else
+;
+#endif
 
 } // namespace dmlref::detail

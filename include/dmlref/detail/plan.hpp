@@ -114,4 +114,9 @@ inline std::pair<std::ptrdiff_t, std::ptrdiff_t> input_range(const axis_plan& ax
     return {low, high};
 }
 
+/// Runs a plan on the calling thread (defined in execute.hpp; in compiled mode, in the library).
+/// Every input offset the plan names must lie inside the input buffer and every output offset
+/// inside the output buffer; the callers guarantee it.
+DMLREF_FUNC void execute(const copy_plan& plan) noexcept;
+
 } // namespace dmlref::detail

@@ -16,8 +16,11 @@
 #endif
 
 #include "../detail/checked.hpp"
-#include "../detail/execute.hpp"
 #include "../detail/plan.hpp"
+// The engine that runs the plans: here, unless the compiled library holds it.
+#if DMLREF_DEFINE_FUNCS
+#include "../detail/execute.hpp"
+#endif
 #include "../error.hpp"
 #include "../strided_view.hpp"
 #include "../tensor_desc.hpp"
@@ -185,8 +188,10 @@ inline std::optional<std::string> check_layout(std::string_view op, std::string_
 
 /// DECISIONS 7: input and output memory must not overlap (no in-place operation). The byte ranges
 /// are computed checked: a view that reaches outside the address space is refused, not wrapped.
-inline std::optional<std::string> check_disjoint(std::string_view op, const void* in, const layout& in_layout,
-                                                 const void* out, const layout& out_layout, std::size_t width) {
+DMLREF_FUNC std::optional<std::string> check_disjoint(std::string_view op, const void* in, const layout& in_layout,
+                                                 const void* out, const layout& out_layout, std::size_t width)
+#if DMLREF_DEFINE_FUNCS
+{
     const auto w = static_cast<std::ptrdiff_t>(width);
     // [first, end) in bytes of the view at `base`, or nullopt where an address does not fit.
     auto bytes = [&](const void* base, const layout& l) -> std::optional<std::pair<std::ptrdiff_t, std::ptrdiff_t>> {
@@ -212,6 +217,9 @@ inline std::optional<std::string> check_disjoint(std::string_view op, const void
                                op, in_first, in_end, out_first, out_end);
     return std::nullopt;
 }
+#else
+;
+#endif
 
 /// Runs `plan` from view `input` into view `output` after the checks every view-level op makes.
 template <class T, std::size_t Rank, std::size_t OutRank>

@@ -39,9 +39,11 @@ enum class depth_space_direction { depth_to_space, space_to_depth };
 namespace detail {
 
 /// The rules of the four depth/space operators on 4-D layouts.
-inline std::optional<std::string> check_depth_space(std::string_view op, depth_space_direction direction,
+DMLREF_FUNC std::optional<std::string> check_depth_space(std::string_view op, depth_space_direction direction,
                                                     const layout& in, const layout& out, std::ptrdiff_t block_size,
-                                                    depth_space_order order) {
+                                                    depth_space_order order)
+#if DMLREF_DEFINE_FUNCS
+{
     if (auto message = check_views(op, in, out)) return message;
     if (block_size < 1) return detail::message("{}: BlockSize is {}; it must be at least 1", op, block_size);
     if (order != depth_space_order::depth_column_row && order != depth_space_order::column_row_depth)
@@ -95,12 +97,17 @@ inline std::optional<std::string> check_depth_space(std::string_view op, depth_s
                                    formula[direction == depth_space_direction::space_to_depth][i], want[i]);
     return std::nullopt;
 }
+#else
+;
+#endif
 
 /// The copy plan of a valid depth/space operator: a 6-D affine view walked in output order. Each
 /// product of B and a stride below is at most twice the span of the view the stride belongs to
 /// (B * B <= C, B <= H * B), which check_layout bounded.
-inline copy_plan plan_depth_space(depth_space_direction direction, const layout& in, const layout& out,
-                                  std::ptrdiff_t b, depth_space_order order) {
+DMLREF_FUNC copy_plan plan_depth_space(depth_space_direction direction, const layout& in, const layout& out,
+                                  std::ptrdiff_t b, depth_space_order order)
+#if DMLREF_DEFINE_FUNCS
+{
     copy_plan plan;
     plan.rank = 6;
     const bool dcr = order == depth_space_order::depth_column_row;
@@ -130,6 +137,9 @@ inline copy_plan plan_depth_space(depth_space_direction direction, const layout&
     }
     return plan;
 }
+#else
+;
+#endif
 
 } // namespace detail
 

@@ -76,9 +76,11 @@ namespace detail {
 /// PADDING's rules on layouts (ranks already match; pads already known non-negative for the desc
 /// layer). Once they pass, the output's size bounds every pad, so plan_padding's sums of pads and
 /// its table offsets (inside the input's reach) cannot overflow.
-inline std::optional<std::string> check_padding(std::string_view op, const layout& in, const layout& out,
+DMLREF_FUNC std::optional<std::string> check_padding(std::string_view op, const layout& in, const layout& out,
                                                 padding_mode mode, std::span<const std::ptrdiff_t> start,
-                                                std::span<const std::ptrdiff_t> end) {
+                                                std::span<const std::ptrdiff_t> end)
+#if DMLREF_DEFINE_FUNCS
+{
     if (auto message = check_views(op, in, out)) return message;
     if (static_cast<std::uint32_t>(mode) > static_cast<std::uint32_t>(padding_mode::wrap))
         return detail::message("{}: PaddingMode is {}; it must be CONSTANT (0), EDGE (1), REFLECTION (2), SYMMETRIC (3) "
@@ -105,6 +107,9 @@ inline std::optional<std::string> check_padding(std::string_view op, const layou
     }
     return std::nullopt;
 }
+#else
+;
+#endif
 
 /// Entries a folded border's table keeps at least (where the border is that long): a border of a
 /// short period (EDGE's is 1) gathers this many elements a call, not one period a call.
@@ -115,9 +120,11 @@ inline constexpr std::ptrdiff_t min_table_length = 256;
 /// n), so each table holds the smallest whole number of periods that reaches min_table_length (or
 /// the border, where shorter), and the engine reads it modulo that length: the tables take
 /// O(sum of the input's extents) entries, however large the pads.
-inline copy_plan plan_padding(const layout& in, const layout& out, padding_mode mode,
+DMLREF_FUNC copy_plan plan_padding(const layout& in, const layout& out, padding_mode mode,
                               std::span<const std::ptrdiff_t> start, std::span<const std::ptrdiff_t> end,
-                              std::vector<std::ptrdiff_t>& tables) {
+                              std::vector<std::ptrdiff_t>& tables)
+#if DMLREF_DEFINE_FUNCS
+{
     tables.clear();
     auto length = [&](std::size_t axis, std::ptrdiff_t count) -> std::ptrdiff_t {
         if (count <= 0) return 0;
@@ -156,6 +163,9 @@ inline copy_plan plan_padding(const layout& in, const layout& out, padding_mode 
     }
     return plan;
 }
+#else
+;
+#endif
 
 } // namespace detail
 

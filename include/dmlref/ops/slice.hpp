@@ -31,10 +31,12 @@ namespace detail {
 
 /// SLICE1's parameter rules for each axis (ranks already match). The window's arithmetic is
 /// checked: an offset or a stride near the ends of ptrdiff_t is refused, never wrapped.
-inline std::optional<std::string> check_slice1(std::string_view op, const layout& in, const layout& out,
+DMLREF_FUNC std::optional<std::string> check_slice1(std::string_view op, const layout& in, const layout& out,
                                                std::span<const std::ptrdiff_t> offsets,
                                                std::span<const std::ptrdiff_t> sizes,
-                                               std::span<const std::ptrdiff_t> strides) {
+                                               std::span<const std::ptrdiff_t> strides)
+#if DMLREF_DEFINE_FUNCS
+{
     if (auto message = check_views(op, in, out)) return message;
     for (std::size_t i = 0; i < in.rank; ++i) {
         if (strides[i] == 0) return detail::message("{}: InputWindowStrides[{}] is 0; strides may not be 0", op, i);
@@ -61,6 +63,9 @@ inline std::optional<std::string> check_slice1(std::string_view op, const layout
     }
     return std::nullopt;
 }
+#else
+;
+#endif
 
 /// The input step of a valid SLICE1 along one axis, in input elements: the window stride times
 /// the input's stride. An axis that copies one element never steps, and its window stride may be
@@ -72,8 +77,10 @@ inline std::ptrdiff_t slice1_step(std::ptrdiff_t out_extent, std::ptrdiff_t wind
 
 /// The copy plan of a valid SLICE1 (pointers and width left for the caller). Every product here
 /// lies within the input's reach, which check_layout bounded.
-inline copy_plan plan_slice1(const layout& in, const layout& out, std::span<const std::ptrdiff_t> offsets,
-                             std::span<const std::ptrdiff_t> sizes, std::span<const std::ptrdiff_t> strides) {
+DMLREF_FUNC copy_plan plan_slice1(const layout& in, const layout& out, std::span<const std::ptrdiff_t> offsets,
+                             std::span<const std::ptrdiff_t> sizes, std::span<const std::ptrdiff_t> strides)
+#if DMLREF_DEFINE_FUNCS
+{
     copy_plan plan;
     plan.rank = out.rank;
     for (std::size_t i = 0; i < out.rank; ++i) {
@@ -83,6 +90,9 @@ inline copy_plan plan_slice1(const layout& in, const layout& out, std::span<cons
     }
     return plan;
 }
+#else
+;
+#endif
 
 } // namespace detail
 
