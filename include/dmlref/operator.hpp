@@ -615,8 +615,8 @@ DMLREF_FUNC std::optional<std::string> validate(const operator_desc& desc, featu
 
 /// validate() plus the rules on the buffers that would be bound: sizes, alignment, no overlap.
 DMLREF_FUNC std::optional<std::string> validate(const operator_desc& desc, std::span<const std::byte> input,
-                                           std::span<const std::byte> output,
-                                           feature_level level = newest_feature_level)
+                                                std::span<const std::byte> output,
+                                                feature_level level = newest_feature_level)
 #if DMLREF_DEFINE_FUNCS
 {
     return std::visit(
@@ -659,7 +659,7 @@ inline copy_plan checked_plan(const operator_desc& desc, std::span<const std::by
 /// tensor's elements: other bytes of the output buffer keep their values. (dmlref/parallel.hpp
 /// adds an overload that splits the work over threads.)
 DMLREF_FUNC void execute(const operator_desc& desc, std::span<const std::byte> input, std::span<std::byte> output,
-                    feature_level level = newest_feature_level)
+                         feature_level level = newest_feature_level)
 #if DMLREF_DEFINE_FUNCS
 {
     std::vector<std::ptrdiff_t> tables;

@@ -189,7 +189,7 @@ inline std::optional<std::string> check_layout(std::string_view op, std::string_
 /// DECISIONS 7: input and output memory must not overlap (no in-place operation). The byte ranges
 /// are computed checked: a view that reaches outside the address space is refused, not wrapped.
 DMLREF_FUNC std::optional<std::string> check_disjoint(std::string_view op, const void* in, const layout& in_layout,
-                                                 const void* out, const layout& out_layout, std::size_t width)
+                                                      const void* out, const layout& out_layout, std::size_t width)
 #if DMLREF_DEFINE_FUNCS
 {
     const auto w = static_cast<std::ptrdiff_t>(width);

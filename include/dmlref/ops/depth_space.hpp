@@ -40,8 +40,8 @@ namespace detail {
 
 /// The rules of the four depth/space operators on 4-D layouts.
 DMLREF_FUNC std::optional<std::string> check_depth_space(std::string_view op, depth_space_direction direction,
-                                                    const layout& in, const layout& out, std::ptrdiff_t block_size,
-                                                    depth_space_order order)
+                                                         const layout& in, const layout& out, std::ptrdiff_t block_size,
+                                                         depth_space_order order)
 #if DMLREF_DEFINE_FUNCS
 {
     if (auto message = check_views(op, in, out)) return message;
@@ -105,7 +105,7 @@ DMLREF_FUNC std::optional<std::string> check_depth_space(std::string_view op, de
 /// product of B and a stride below is at most twice the span of the view the stride belongs to
 /// (B * B <= C, B <= H * B), which check_layout bounded.
 DMLREF_FUNC copy_plan plan_depth_space(depth_space_direction direction, const layout& in, const layout& out,
-                                  std::ptrdiff_t b, depth_space_order order)
+                                       std::ptrdiff_t b, depth_space_order order)
 #if DMLREF_DEFINE_FUNCS
 {
     copy_plan plan;

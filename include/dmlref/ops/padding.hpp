@@ -77,8 +77,8 @@ namespace detail {
 /// layer). Once they pass, the output's size bounds every pad, so plan_padding's sums of pads and
 /// its table offsets (inside the input's reach) cannot overflow.
 DMLREF_FUNC std::optional<std::string> check_padding(std::string_view op, const layout& in, const layout& out,
-                                                padding_mode mode, std::span<const std::ptrdiff_t> start,
-                                                std::span<const std::ptrdiff_t> end)
+                                                     padding_mode mode, std::span<const std::ptrdiff_t> start,
+                                                     std::span<const std::ptrdiff_t> end)
 #if DMLREF_DEFINE_FUNCS
 {
     if (auto message = check_views(op, in, out)) return message;
@@ -121,8 +121,8 @@ inline constexpr std::ptrdiff_t min_table_length = 256;
 /// the border, where shorter), and the engine reads it modulo that length: the tables take
 /// O(sum of the input's extents) entries, however large the pads.
 DMLREF_FUNC copy_plan plan_padding(const layout& in, const layout& out, padding_mode mode,
-                              std::span<const std::ptrdiff_t> start, std::span<const std::ptrdiff_t> end,
-                              std::vector<std::ptrdiff_t>& tables)
+                                   std::span<const std::ptrdiff_t> start, std::span<const std::ptrdiff_t> end,
+                                   std::vector<std::ptrdiff_t>& tables)
 #if DMLREF_DEFINE_FUNCS
 {
     tables.clear();

@@ -32,9 +32,9 @@ namespace detail {
 /// SLICE1's parameter rules for each axis (ranks already match). The window's arithmetic is
 /// checked: an offset or a stride near the ends of ptrdiff_t is refused, never wrapped.
 DMLREF_FUNC std::optional<std::string> check_slice1(std::string_view op, const layout& in, const layout& out,
-                                               std::span<const std::ptrdiff_t> offsets,
-                                               std::span<const std::ptrdiff_t> sizes,
-                                               std::span<const std::ptrdiff_t> strides)
+                                                    std::span<const std::ptrdiff_t> offsets,
+                                                    std::span<const std::ptrdiff_t> sizes,
+                                                    std::span<const std::ptrdiff_t> strides)
 #if DMLREF_DEFINE_FUNCS
 {
     if (auto message = check_views(op, in, out)) return message;
@@ -78,7 +78,7 @@ inline std::ptrdiff_t slice1_step(std::ptrdiff_t out_extent, std::ptrdiff_t wind
 /// The copy plan of a valid SLICE1 (pointers and width left for the caller). Every product here
 /// lies within the input's reach, which check_layout bounded.
 DMLREF_FUNC copy_plan plan_slice1(const layout& in, const layout& out, std::span<const std::ptrdiff_t> offsets,
-                             std::span<const std::ptrdiff_t> sizes, std::span<const std::ptrdiff_t> strides)
+                                  std::span<const std::ptrdiff_t> sizes, std::span<const std::ptrdiff_t> strides)
 #if DMLREF_DEFINE_FUNCS
 {
     copy_plan plan;
