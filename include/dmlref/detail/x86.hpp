@@ -2,9 +2,10 @@
 /// \file x86.hpp
 /// The one place that knows x86: its intrinsics, the target attributes of the kernels compiled for
 /// instructions beyond x86-64's baseline, and the processor checks that choose them at run time.
-/// The row kernels reach it through names that exist on every target: the DMLREF_*_KERNELS and
-/// DMLREF_STREAM_STORES switches (0 elsewhere) and shuffles_here(), which answers shuffles::none
-/// where there are no byte-shuffle kernels.
+/// The rest of the engine reaches it through the DMLREF_STREAM_STORES, DMLREF_BYTE_SHUFFLE_KERNELS
+/// and DMLREF_WIDE_SHUFFLE_KERNELS switches, defined on every target (0 elsewhere and under
+/// DMLREF_PORTABLE), inside which alone it calls the kernels here; and through shuffles_here(),
+/// which exists everywhere and answers shuffles::none where no byte-shuffle kernel can run.
 
 #include <array>
 #include <cstddef>
