@@ -19,8 +19,9 @@
 /// It checks like the library: textbook::execute validates exactly as dmlref::execute does
 /// (validate(desc, input, output, level); the same validation_error and message), and the typed
 /// overloads as the typed ops do. Those checks are the library's own functions (operator.hpp and
-/// the ops' check_* functions), so including this header compiles the engine's header too (the
-/// ops' headers hold both); nothing here calls the engine.
+/// the ops' check_* functions). The ops' headers bring the plan vocabulary (detail/plan.hpp) with
+/// them, and, header-only, the engine's headers too (ops/common.hpp); with dmlref::compiled they
+/// declare the engine and nothing more. Nothing here calls the engine or builds a plan.
 ///
 /// Output elements not written: none. Every coordinate of the output tensor receives the element
 /// source_of names. Bytes of the output buffer that no coordinate reaches (the gaps a strided
