@@ -10,6 +10,12 @@
 /// first, or methods that return structs (GetCPUDescriptorHandleForHeapStart, GetDesc) are called
 /// with the wrong ABI.
 
+// Methods that return structs (GetDesc, Get*DescriptorHandleForHeapStart) then take a hidden result
+// pointer after `this`, as the Windows x64 ABI passes it, on mingw-w64's headers and vkd3d's alike.
+#ifndef WIDL_EXPLICIT_AGGREGATE_RETURNS
+#define WIDL_EXPLICIT_AGGREGATE_RETURNS
+#endif
+
 #if defined(_WIN32)
 #ifndef NOMINMAX
 #define NOMINMAX
@@ -18,9 +24,6 @@
 #include <d3d12.h>
 #include <dxgi1_4.h>
 #else
-#ifndef WIDL_EXPLICIT_AGGREGATE_RETURNS
-#define WIDL_EXPLICIT_AGGREGATE_RETURNS
-#endif
 #ifndef NOMINMAX
 #define NOMINMAX // vkd3d_windows.h defines min and max macros otherwise
 #endif
