@@ -1,0 +1,342 @@
+// The descs `dmlref directml-parity` puts to dmlref and to DirectML (tools/parity_cases.hpp):
+// each case depends on (seed, index) alone; any 3,000 consecutive boundary cases visit every
+// (operator, class) pair; every "valid: ..." class and every valid case is valid under dmlref;
+// and every other boundary case is a base that dmlref accepts with exactly the fields its class
+// names changed (one; two or three for the few coupled classes), judged by a field comparison
+// written here, apart from the generator. The verdicts on the mutated descs are not asserted:
+// they are what the comparison with DirectML is for.
+#include <catch2/catch.hpp>
+
+#include <dmlref/dmlref.hpp>
+#include <dmlref/format.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "parity_cases.hpp"
+
+using namespace dmlref;
+
+namespace {
+
+template <class V> bool prefix_differs(const V& a, const V& b) {
+    const std::size_t n = std::min(a.size(), b.size());
+    return !std::equal(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(n), b.begin());
+}
+
+void tensor_fields(const std::string& name, const buffer_tensor_desc& a, const buffer_tensor_desc& b,
+                   std::set<std::string>& fields) {
+    if (a.data_type != b.data_type) fields.insert(name + ".DataType");
+    if (a.flags != b.flags) fields.insert(name + ".Flags");
+    if (a.sizes.size() != b.sizes.size()) fields.insert(name + ".DimensionCount");
+    if (prefix_differs(a.sizes, b.sizes)) fields.insert(name + ".Sizes");
+    const auto excess = [](const buffer_tensor_desc& t) {
+        return static_cast<std::ptrdiff_t>(t.strides->size()) - static_cast<std::ptrdiff_t>(t.sizes.size());
+    };
+    if (a.strides.has_value() != b.strides.has_value() ||
+        (a.strides && (excess(a) != excess(b) || prefix_differs(*a.strides, *b.strides))))
+        fields.insert(name + ".Strides");
+    if (a.total_tensor_size_in_bytes != b.total_tensor_size_in_bytes) fields.insert(name + ".TotalTensorSizeInBytes");
+    if (a.guaranteed_base_offset_alignment != b.guaranteed_base_offset_alignment)
+        fields.insert(name + ".GuaranteedBaseOffsetAlignment");
+}
+
+/// The length of the op's arrays, as DirectML's one DimensionCount carries it (-1 when they differ).
+template <class... V> std::ptrdiff_t common_length(const V&... arrays) {
+    const std::size_t lengths[] = {arrays.size()...};
+    for (std::size_t n : lengths)
+        if (n != lengths[0]) return -1;
+    return static_cast<std::ptrdiff_t>(lengths[0]);
+}
+
+/// The DirectML fields in which two descs of one operator differ. Sizes, Strides and the op's
+/// arrays compare on their common prefix; their lengths are DimensionCount (the tensor's, or the
+/// operator's for its arrays when they all keep one length), as DirectML's structs carry them.
+std::set<std::string> differing_fields(const operator_desc& a, const operator_desc& b) {
+    REQUIRE(a.index() == b.index());
+    std::set<std::string> fields;
+    std::visit(
+        [&](const auto& x) {
+            using D = std::remove_cvref_t<decltype(x)>;
+            const D& y = std::get<D>(b);
+            tensor_fields("InputTensor", x.input_tensor, y.input_tensor, fields);
+            tensor_fields("OutputTensor", x.output_tensor, y.output_tensor, fields);
+            if constexpr (requires { x.block_size; })
+                if (x.block_size != y.block_size) fields.insert("BlockSize");
+            if constexpr (requires { x.order; })
+                if (x.order != y.order) fields.insert("Order");
+            // All the arrays one length in both, the length changed: DimensionCount. Otherwise an
+            // array whose length or common prefix changed is that array's change.
+            const auto arrays = [&](std::ptrdiff_t dims_x, std::ptrdiff_t dims_y,
+                                    std::initializer_list<std::pair<const char*, bool>> named) {
+                const bool uniform = dims_x >= 0 && dims_y >= 0;
+                if (uniform && dims_x != dims_y) fields.insert("DimensionCount");
+                for (const auto& [name, differs] : named)
+                    if (differs) fields.insert(name);
+            };
+            const auto differs = [&](const auto& u, const auto& v, std::ptrdiff_t dims_x, std::ptrdiff_t dims_y) {
+                const bool uniform = dims_x >= 0 && dims_y >= 0;
+                return prefix_differs(u, v) || (!uniform && u.size() != v.size());
+            };
+            if constexpr (std::is_same_v<D, slice_desc>) {
+                const auto dx = common_length(x.offsets, x.sizes, x.strides), dy = common_length(y.offsets, y.sizes, y.strides);
+                arrays(dx, dy,
+                       {{"Offsets", differs(x.offsets, y.offsets, dx, dy)},
+                        {"Sizes", differs(x.sizes, y.sizes, dx, dy)},
+                        {"Strides", differs(x.strides, y.strides, dx, dy)}});
+            } else if constexpr (std::is_same_v<D, slice1_desc>) {
+                const auto dx = common_length(x.input_window_offsets, x.input_window_sizes, x.input_window_strides);
+                const auto dy = common_length(y.input_window_offsets, y.input_window_sizes, y.input_window_strides);
+                arrays(dx, dy,
+                       {{"InputWindowOffsets", differs(x.input_window_offsets, y.input_window_offsets, dx, dy)},
+                        {"InputWindowSizes", differs(x.input_window_sizes, y.input_window_sizes, dx, dy)},
+                        {"InputWindowStrides", differs(x.input_window_strides, y.input_window_strides, dx, dy)}});
+            } else if constexpr (std::is_same_v<D, padding_desc> || std::is_same_v<D, padding1_desc>) {
+                if (x.padding_mode != y.padding_mode) fields.insert("PaddingMode");
+                const auto dx = common_length(x.start_padding, x.end_padding), dy = common_length(y.start_padding, y.end_padding);
+                arrays(dx, dy,
+                       {{"StartPadding", differs(x.start_padding, y.start_padding, dx, dy)},
+                        {"EndPadding", differs(x.end_padding, y.end_padding, dx, dy)}});
+                if constexpr (std::is_same_v<D, padding_desc>) {
+                    if (std::bit_cast<std::uint32_t>(x.padding_value) != std::bit_cast<std::uint32_t>(y.padding_value))
+                        fields.insert("PaddingValue");
+                } else {
+                    if (x.padding_value_data_type != y.padding_value_data_type) fields.insert("PaddingValueDataType");
+                    if (x.padding_value != y.padding_value) fields.insert("PaddingValue");
+                }
+            }
+        },
+        a);
+    return fields;
+}
+
+const buffer_tensor_desc& input(const operator_desc& d) { return random_cases::input_of(d); }
+const buffer_tensor_desc& output(const operator_desc& d) { return random_cases::output_of(d); }
+
+bool expressible_here(const operator_desc& d) {
+    for (const buffer_tensor_desc* t : {&input(d), &output(d)})
+        if (t->strides && t->strides->size() != t->sizes.size()) return false;
+    return std::visit(
+        [](const auto& x) {
+            using D = std::remove_cvref_t<decltype(x)>;
+            if constexpr (std::is_same_v<D, slice_desc>) return common_length(x.offsets, x.sizes, x.strides) >= 0;
+            else if constexpr (std::is_same_v<D, slice1_desc>)
+                return common_length(x.input_window_offsets, x.input_window_sizes, x.input_window_strides) >= 0;
+            else if constexpr (std::is_same_v<D, padding_desc> || std::is_same_v<D, padding1_desc>)
+                return common_length(x.start_padding, x.end_padding) >= 0;
+            else return true;
+        },
+        d);
+}
+
+bool huge_here(const operator_desc& d) {
+    constexpr std::uint64_t limit = 64ull << 20;
+    for (const buffer_tensor_desc* t : {&input(d), &output(d)})
+        if (t->total_tensor_size_in_bytes > limit || calc_buffer_tensor_size(*t) > limit) return true;
+    return false;
+}
+
+/// Every field of a desc as text, written here (not format.hpp's), for the pinned hash.
+std::string fields_text(const operator_desc& d) {
+    const auto tensor = [](const buffer_tensor_desc& t) {
+        return fmt::format("{}|{}|{}|{}|{}|{}", static_cast<std::uint32_t>(t.data_type), static_cast<std::uint32_t>(t.flags),
+                           fmt::join(t.sizes, ","), t.strides ? fmt::format("{}", fmt::join(*t.strides, ",")) : "-",
+                           t.total_tensor_size_in_bytes, t.guaranteed_base_offset_alignment);
+    };
+    std::string text = fmt::format("{};{};{}", static_cast<std::uint32_t>(type_of(d)), tensor(input(d)), tensor(output(d)));
+    std::visit(
+        [&](const auto& x) {
+            using D = std::remove_cvref_t<decltype(x)>;
+            if constexpr (requires { x.block_size; }) text += fmt::format(";{}", x.block_size);
+            if constexpr (requires { x.order; }) text += fmt::format(";{}", static_cast<std::uint32_t>(x.order));
+            if constexpr (std::is_same_v<D, slice_desc>)
+                text += fmt::format(";{};{};{}", fmt::join(x.offsets, ","), fmt::join(x.sizes, ","), fmt::join(x.strides, ","));
+            if constexpr (std::is_same_v<D, slice1_desc>)
+                text += fmt::format(";{};{};{}", fmt::join(x.input_window_offsets, ","), fmt::join(x.input_window_sizes, ","),
+                                    fmt::join(x.input_window_strides, ","));
+            if constexpr (requires { x.padding_mode; })
+                text += fmt::format(";{};{};{}", static_cast<std::uint32_t>(x.padding_mode), fmt::join(x.start_padding, ","),
+                                    fmt::join(x.end_padding, ","));
+            if constexpr (std::is_same_v<D, padding_desc>) text += fmt::format(";{:#x}", std::bit_cast<std::uint32_t>(x.padding_value));
+            if constexpr (std::is_same_v<D, padding1_desc>)
+                text += fmt::format(";{};{:02x}", static_cast<std::uint32_t>(x.padding_value_data_type),
+                                    fmt::join(x.padding_value.bytes, ""));
+        },
+        d);
+    return text;
+}
+
+std::uint64_t fnv1a(std::uint64_t hash, const std::string& text) {
+    for (char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 0x100'0000'01b3ull;
+    return hash;
+}
+
+std::string case_text(const parity::parity_case& c) {
+    return fmt::format("{} | {} | {} | {} | {}", to_string(c.desc), c.klass, c.detail, c.expressible, c.huge);
+}
+
+bool is_valid_class(const std::string& klass) { return klass.rfind("valid", 0) == 0; }
+
+} // namespace
+
+TEST_CASE("parity cases depend on (seed, index) alone", "[parity]") {
+    for (const std::uint64_t seed : {std::uint64_t{1}, std::uint64_t{0xdead'beef'0bad'f00d}}) {
+        std::vector<std::uint64_t> indices;
+        for (std::uint64_t i = 0; i < 400; ++i) indices.push_back(i);
+        for (std::uint64_t i : {std::uint64_t{1} << 32, (std::uint64_t{1} << 63) + 5, ~std::uint64_t{0}}) indices.push_back(i);
+        std::map<std::uint64_t, std::string> boundary, valid;
+        for (std::uint64_t i : indices) {
+            boundary[i] = case_text(parity::boundary_case(seed, i));
+            valid[i] = case_text(parity::valid_case(seed, i));
+        }
+        // Again in the opposite order, each index alone: the same cases.
+        for (auto it = indices.rbegin(); it != indices.rend(); ++it) {
+            CHECK(case_text(parity::boundary_case(seed, *it)) == boundary[*it]);
+            CHECK(case_text(parity::valid_case(seed, *it)) == valid[*it]);
+            CHECK(case_text(parity::detail::boundary_case_with_base(seed, *it).first) == boundary[*it]);
+        }
+    }
+    // Another seed draws other descs.
+    int same = 0;
+    for (std::uint64_t i = 0; i < 200; ++i)
+        same += to_string(parity::boundary_case(1, i).desc) == to_string(parity::boundary_case(2, i).desc);
+    CHECK(same < 20);
+}
+
+// The same values with every compiler and standard library (the Windows stage runs this too). A
+// change of the class list or of a class's draws changes the hash: update it with the change.
+TEST_CASE("parity cases of seed 7 are pinned", "[parity]") {
+    std::uint64_t hash = 0xcbf2'9ce4'8422'2325ull;
+    for (std::uint64_t i = 0; i < 300; ++i) {
+        const auto b = parity::boundary_case(7, i);
+        hash = fnv1a(hash, fields_text(b.desc) + b.klass);
+        hash = fnv1a(hash, fields_text(parity::valid_case(7, i).desc));
+    }
+    CHECK(fmt::format("{:016x}", hash) == "07b06e9d239e038a");
+}
+
+TEST_CASE("any 3,000 consecutive boundary cases cover every (operator, class) pair", "[parity]") {
+    const auto list = parity::boundary_classes();
+    const std::set<std::pair<operator_type, std::string>> all(list.begin(), list.end());
+    CHECK(all.size() == list.size()); // no pair twice
+    for (operator_type op : parity::detail::all_ops)
+        CHECK(std::count_if(list.begin(), list.end(), [&](const auto& p) { return p.first == op; }) >= 50);
+
+    seeded::generator rng(20261201);
+    for (int run = 0; run < 3; ++run) {
+        const std::uint64_t start = run == 0 ? 0 : rng() >> 20;
+        const std::uint64_t seed = rng();
+        std::set<std::pair<operator_type, std::string>> seen;
+        for (std::uint64_t i = start; i < start + 3000; ++i) {
+            const auto c = parity::boundary_case(seed, i);
+            const std::pair<operator_type, std::string> pair{type_of(c.desc), c.klass};
+            INFO("index " << i << ": " << to_string(pair.first) << " / " << pair.second);
+            REQUIRE(all.count(pair) == 1);
+            seen.insert(pair);
+        }
+        INFO("start " << start);
+        CHECK(seen.size() == all.size());
+    }
+}
+
+TEST_CASE("valid cases are valid and cover every operator, order, mode, type, rank and layout", "[parity]") {
+    std::set<operator_type> ops;
+    std::set<std::pair<operator_type, depth_space_order>> orders;
+    std::set<padding_mode> modes;
+    std::set<data_type> types;
+    std::set<std::size_t> ranks;
+    bool strided_input = false, broadcast_input = false, strided_output = false, pads_beyond = false;
+    for (std::uint64_t i = 0; i < 4000; ++i) {
+        const auto c = parity::valid_case(99, i);
+        INFO(i << ": " << to_string(c.desc));
+        REQUIRE(validate(c.desc, feature_level::fl_6_4) == std::nullopt);
+        CHECK(c.klass == "valid");
+        CHECK(c.expressible);
+        CHECK_FALSE(c.huge);
+        const auto& in = input(c.desc);
+        const auto& out = output(c.desc);
+        ops.insert(type_of(c.desc));
+        types.insert(in.data_type);
+        ranks.insert(in.sizes.size());
+        std::visit(
+            [&](const auto& x) {
+                if constexpr (requires { x.order; }) orders.insert({type_of(c.desc), x.order});
+                if constexpr (requires { x.padding_mode; }) {
+                    modes.insert(x.padding_mode);
+                    for (std::size_t k = 0; k < x.start_padding.size(); ++k)
+                        pads_beyond |= x.start_padding[k] > in.sizes[k] || x.end_padding[k] > in.sizes[k];
+                }
+            },
+            c.desc);
+        if (in.strides) {
+            strided_input |= *in.strides != packed_strides(in.sizes);
+            for (std::size_t k = 0; k < in.sizes.size(); ++k) broadcast_input |= in.sizes[k] > 1 && (*in.strides)[k] == 0;
+        }
+        if (out.strides) strided_output |= *out.strides != packed_strides(out.sizes);
+    }
+    CHECK(ops.size() == 8);
+    CHECK(orders.size() == 4);
+    CHECK(modes.size() == 5);
+    CHECK(types.size() == 11);
+    CHECK(ranks == std::set<std::size_t>{1, 2, 3, 4, 5, 6, 7, 8});
+    CHECK(strided_input);
+    CHECK(broadcast_input);
+    CHECK(strided_output);
+    CHECK(pads_beyond);
+}
+
+TEST_CASE("every boundary case is a valid base with exactly its class's fields changed", "[parity]") {
+    const auto list = parity::boundary_classes();
+    std::size_t valid_cases = 0, total = 0;
+    std::set<std::string> coupled;
+    for (const std::uint64_t seed : {std::uint64_t{3}, std::uint64_t{4}}) {
+        for (std::uint64_t i = 0; i < (2 * list.size() + 400) / 4 * 4; ++i) {
+            const auto [c, b] = parity::detail::boundary_case_with_base(seed, i);
+            INFO(i << " " << to_string(type_of(c.desc)) << " / " << c.klass << " (" << c.detail << ")\nbase: "
+                   << to_string(b.base) << "\ndesc: " << to_string(c.desc));
+            ++total;
+            const auto base_verdict = validate(b.base, feature_level::fl_6_4);
+            INFO("base rejected: " << base_verdict.value_or("-"));
+            REQUIRE_FALSE(base_verdict.has_value());
+            CHECK(c.expressible == expressible_here(c.desc));
+            CHECK(c.huge == huge_here(c.desc));
+            if (!c.huge) { // small enough to execute when both sides accept it
+                CHECK(element_count(input(c.desc).sizes) <= 20000);
+                CHECK(element_count(output(c.desc).sizes) <= 20000);
+            }
+            const auto changed = differing_fields(b.base, c.desc);
+            if (c.klass.rfind("valid: ", 0) == 0) {
+                ++valid_cases;
+                CHECK(b.fields.empty());
+                CHECK(changed.empty());
+                CHECK(c.expressible);
+                const auto verdict = validate(c.desc, feature_level::fl_6_4);
+                INFO("rejected: " << verdict.value_or("-"));
+                CHECK_FALSE(verdict.has_value());
+            } else {
+                CHECK_FALSE(is_valid_class(c.klass));
+                CHECK(changed == std::set<std::string>(b.fields.begin(), b.fields.end()));
+                if (b.coupled) {
+                    coupled.insert(c.klass);
+                    CHECK(b.fields.size() >= 2);
+                    CHECK(b.fields.size() <= 3);
+                } else {
+                    CHECK(b.fields.size() == 1);
+                }
+            }
+        }
+    }
+    CHECK(valid_cases * 4 == total);
+    // The coupled classes: one DirectML quantity that spans two or three fields.
+    CHECK(coupled.size() <= 16);
+}
