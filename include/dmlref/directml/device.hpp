@@ -1,0 +1,440 @@
+#pragma once
+/// \file device.hpp
+/// The real DirectML as an oracle: loads DirectML.dll at run time, creates a DirectML device on
+/// the D3D12 device of a d3d12::context, and asks it about dmlref's descs.
+///
+///   dmlref::directml::device dml;                         // the DLL named by DMLREF_DIRECTML_DLL, or the system's
+///   if (auto why = dml.accepts(desc)) ...                 // DirectML's verdict: CreateOperator + CompileOperator
+///   std::vector<std::byte> out = dml.run(desc, input);    // DirectML's output bytes
+///   dmlref::compare_report r = dml.verify(desc, input);   // DirectML against the CPU reference
+///
+/// Windows only (a Windows build runs under Wine too); the CPU library never includes it.
+
+#if !defined(_WIN32)
+#error "dmlref/directml.hpp: DirectML is a Windows DLL; the directml backend builds for Windows only"
+#endif
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "../d3d12/context.hpp"
+#include "abi.hpp"
+#include "translate.hpp"
+
+namespace dmlref::directml {
+
+using d3d12::com_ptr;
+
+/// A failed DirectML or D3D12 call: its name and HRESULT (d3d12::error, so callers catch both alike).
+using error = d3d12::error;
+
+/// "E_INVALIDARG" for the HRESULTs DirectML returns, else "".
+inline std::string_view hresult_name(HRESULT hr) noexcept {
+    switch (static_cast<std::uint32_t>(hr)) {
+    case 0x80070057u: return "E_INVALIDARG";
+    case 0x80004001u: return "E_NOTIMPL";
+    case 0x80004005u: return "E_FAIL";
+    case 0x8007000Eu: return "E_OUTOFMEMORY";
+    case 0x887A0005u: return "DXGI_ERROR_DEVICE_REMOVED";
+    case 0x887A0004u: return "DXGI_ERROR_UNSUPPORTED";
+    case 0x80070585u: return "ERROR_INVALID_INDEX";
+    case 0x80070216u: return "ERROR_ARITHMETIC_OVERFLOW";
+    default: return "";
+    }
+}
+
+/// "HRESULT 0x80070057 (E_INVALIDARG)".
+inline std::string hresult_text(HRESULT hr) {
+    const std::string_view name = hresult_name(hr);
+    return name.empty() ? fmt::format("HRESULT {:#010x}", static_cast<std::uint32_t>(hr))
+                        : fmt::format("HRESULT {:#010x} ({})", static_cast<std::uint32_t>(hr), name);
+}
+
+/// The environment variable that names the DLL when the options do not.
+inline constexpr const char* dll_environment_variable = "DMLREF_DIRECTML_DLL";
+
+struct device_options {
+    /// DirectML.dll to load: this path; else $DMLREF_DIRECTML_DLL; else "DirectML.dll" (the system's
+    /// search order: the program's folder, then System32).
+    std::filesystem::path dll;
+    /// The adapter of the D3D12 device, when the device creates its own context.
+    d3d12::adapter_choice adapter = {};
+    /// The byte each output buffer is filled with before a dispatch, so that a dispatch that
+    /// writes nothing cannot pass for one that wrote what was there.
+    std::byte sentinel{0xA5};
+};
+
+/// What the DirectML device reports about itself (CheckFeatureSupport), never assumed.
+struct capabilities {
+    std::filesystem::path dll;
+    feature_level max_feature_level = feature_level::fl_1_0;
+    std::vector<data_type> supported_types;   ///< of dmlref's eleven movable types
+    std::vector<data_type> unsupported_types; ///< the others of the eleven
+    bool supports(data_type t) const noexcept {
+        return std::find(supported_types.begin(), supported_types.end(), t) != supported_types.end();
+    }
+};
+
+namespace detail {
+/// DirectML.dll loaded once per path for the process's lifetime: DirectML may keep worker threads
+/// and objects of its own past its devices, so the backend never unloads it.
+inline HMODULE load_library(const std::filesystem::path& path) {
+    HMODULE module = LoadLibraryW(path.wstring().c_str());
+    if (module == nullptr)
+        throw error("LoadLibraryW", HRESULT_FROM_WIN32(GetLastError()),
+                    fmt::format("directml: cannot load '{}' (LoadLibraryW failed, error {}); set {} or "
+                                "device_options::dll to a DirectML.dll",
+                                path.string(), GetLastError(), dll_environment_variable));
+    return module;
+}
+
+/// A buffer of `bytes` bytes whose start is a multiple of `alignment` (a power of two).
+class aligned_bytes {
+public:
+    aligned_bytes(std::size_t bytes, std::size_t alignment, std::byte fill)
+        : storage_(bytes + alignment), size_(bytes) {
+        const auto address = reinterpret_cast<std::uintptr_t>(storage_.data());
+        offset_ = static_cast<std::size_t>((alignment - address % alignment) % alignment);
+        std::fill(storage_.begin(), storage_.end(), fill);
+    }
+    std::span<std::byte> span() noexcept { return {storage_.data() + offset_, size_}; }
+
+private:
+    std::vector<std::byte> storage_;
+    std::size_t offset_ = 0, size_;
+};
+} // namespace detail
+
+/// A DirectML device on a D3D12 device, and what dmlref asks of it.
+class device {
+public:
+    /// A device on a new d3d12::context on `options.adapter`.
+    explicit device(device_options options = {})
+        : options_(std::move(options)), own_gpu_(std::make_unique<d3d12::context>(d3d12::context_options{.adapter = options_.adapter})),
+          gpu_(own_gpu_.get()) {
+        init();
+    }
+    /// A device on the D3D12 device (and queue) of `gpu`, which must outlive it.
+    explicit device(d3d12::context& gpu, device_options options = {}) : options_(std::move(options)), gpu_(&gpu) { init(); }
+
+    device(const device&) = delete;
+    device& operator=(const device&) = delete;
+
+    const capabilities& caps() const noexcept { return caps_; }
+    d3d12::context& gpu() noexcept { return *gpu_; }
+    abi::IDMLDevice* get() const noexcept { return dml_.get(); }
+
+    /// DirectML's verdict on `desc`: nullopt when CreateOperator and CompileOperator both succeed,
+    /// else "CreateOperator failed with HRESULT 0x80070057 (E_INVALIDARG)". Throws not_expressible
+    /// for a desc DirectML's structs cannot carry.
+    std::optional<std::string> accepts(const operator_desc& desc) {
+        com_ptr<abi::IDMLCompiledOperator> compiled;
+        return compile(desc, compiled);
+    }
+
+    /// Runs `desc` on DirectML from `input` (at least InputTensor.TotalTensorSizeInBytes bytes) and
+    /// returns the whole output buffer (OutputTensor.TotalTensorSizeInBytes bytes), which starts as
+    /// `initial_output` when given (that many bytes), else filled with the sentinel. Throws error
+    /// when DirectML refuses the desc, not_expressible, or std::invalid_argument for buffers that
+    /// are too small. dmlref's own validation is not asked: this is DirectML's answer.
+    std::vector<std::byte> run(const operator_desc& desc, std::span<const std::byte> input,
+                               std::optional<std::span<const std::byte>> initial_output = std::nullopt) {
+        const translated t(desc);
+        const std::uint64_t in_bytes = t.input().TotalTensorSizeInBytes, out_bytes = t.output().TotalTensorSizeInBytes;
+        if (input.size() < in_bytes)
+            throw std::invalid_argument(fmt::format("directml: the input has {} bytes; InputTensor.TotalTensorSizeInBytes is {}",
+                                                    input.size(), in_bytes));
+        if (initial_output && initial_output->size() != out_bytes)
+            throw std::invalid_argument(fmt::format("directml: the initial output has {} bytes; "
+                                                    "OutputTensor.TotalTensorSizeInBytes is {}",
+                                                    initial_output->size(), out_bytes));
+        constexpr std::uint64_t most = std::uint64_t{1} << 40; // far beyond what a D3D12 buffer can be here
+        if (in_bytes > most || out_bytes > most)
+            throw std::invalid_argument(fmt::format("directml: TotalTensorSizeInBytes {} / {} is too large to run", in_bytes,
+                                                    out_bytes));
+        com_ptr<abi::IDMLCompiledOperator> compiled;
+        if (auto why = compile(desc, compiled)) throw error("IDMLDevice::CreateOperator", E_INVALIDARG, "directml: " + *why);
+
+        // Each resource has room to spare past the bytes bound: DirectML's shaders may load whole
+        // vectors past a tensor's last byte through root descriptors, which D3D12 does not bound;
+        // on a GPU such a load reads junk it then discards, on lavapipe (where a GPU address is a
+        // host pointer) it faulted. The spare bytes of the output start as the sentinel and must
+        // come back unchanged: DirectML may read past a buffer, never write.
+        const std::uint64_t in_room = with_room(in_bytes), out_room = with_room(out_bytes);
+        auto in_buffer = gpu_->create_buffer(in_room), out_buffer = gpu_->create_buffer(out_room);
+        std::vector<std::byte> staged(static_cast<std::size_t>(in_room));
+        std::copy_n(input.begin(), static_cast<std::size_t>(in_bytes), staged.begin());
+        gpu_->upload(in_buffer.get(), staged);
+        staged.assign(static_cast<std::size_t>(out_room), options_.sentinel);
+        if (initial_output) std::copy(initial_output->begin(), initial_output->end(), staged.begin());
+        gpu_->upload(out_buffer.get(), staged);
+
+        const bool owned = (t.input().Flags & 1u) != 0; // OWNED_BY_DML: bound to the initializer
+        dispatch_operator(compiled.get(), {in_buffer.get(), 0, round_up(in_bytes)}, {out_buffer.get(), 0, round_up(out_bytes)},
+                          owned);
+        std::vector<std::byte> out = gpu_->readback(out_buffer.get(), out_room);
+        for (std::uint64_t i = round_up(out_bytes); i < out_room; ++i)
+            if (out[static_cast<std::size_t>(i)] != options_.sentinel)
+                throw error("IDMLCommandRecorder::RecordDispatch", E_FAIL,
+                            fmt::format("directml: the dispatch wrote byte {} of the output resource, past the {} bytes "
+                                        "bound (OutputTensor.TotalTensorSizeInBytes {} rounded up to 4)",
+                                        i, round_up(out_bytes), out_bytes));
+        out.resize(static_cast<std::size_t>(out_bytes));
+        return out;
+    }
+
+    /// Runs `desc` on DirectML and on the CPU reference (dmlref::execute, at the level DirectML
+    /// reports) from the same input into output buffers that start with the same sentinel bytes,
+    /// and compares the output tensors bit for bit, with the operator's regions and each listed
+    /// mismatch's source. Throws validation_error when dmlref rejects the desc.
+    compare_report verify(const operator_desc& desc, std::span<const std::byte> input, compare_options compare = {}) {
+        const buffer_tensor_desc& in_desc = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.input_tensor; }, desc);
+        const buffer_tensor_desc& out_desc = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.output_tensor; }, desc);
+        dmlref::check(desc, caps_.max_feature_level);
+        // The CPU side gets buffers at the alignment the desc promises (DirectML cannot check GPU
+        // addresses; dmlref checks host pointers).
+        const auto bytes = [](const buffer_tensor_desc& t) { return static_cast<std::size_t>(t.total_tensor_size_in_bytes); };
+        const auto align = [](const buffer_tensor_desc& t) { return std::max<std::size_t>(t.guaranteed_base_offset_alignment, 16); };
+        detail::aligned_bytes in(bytes(in_desc), align(in_desc), std::byte{0}), expected(bytes(out_desc), align(out_desc), options_.sentinel);
+        std::memcpy(in.span().data(), input.data(), std::min(input.size(), bytes(in_desc)));
+        dmlref::execute(desc, in.span(), expected.span(), caps_.max_feature_level);
+        const std::vector<std::byte> actual = run(desc, input);
+        const auto expected_packed = pack(out_desc, expected.span()), actual_packed = pack(out_desc, actual);
+        return dmlref::compare(out_desc.data_type, out_desc.sizes, expected_packed, actual_packed, compare, &desc);
+    }
+
+    /// The tensor's elements in row-major order from a whole buffer (its strides may leave gaps).
+    static std::vector<std::byte> pack(const buffer_tensor_desc& t, std::span<const std::byte> buffer) {
+        const std::size_t width = element_size(t.data_type);
+        const std::vector<std::uint32_t> strides = t.strides ? *t.strides : packed_strides(t.sizes);
+        const std::uint64_t count = element_count(t.sizes);
+        std::vector<std::byte> packed(static_cast<std::size_t>(count) * width);
+        std::vector<std::uint32_t> index(t.sizes.size(), 0);
+        for (std::uint64_t e = 0; e < count; ++e) {
+            std::uint64_t offset = 0;
+            for (std::size_t i = 0; i < index.size(); ++i) offset += std::uint64_t{index[i]} * strides[i];
+            std::memcpy(packed.data() + e * width, buffer.data() + offset * width, width);
+            for (std::size_t i = index.size(); i-- > 0;) {
+                if (++index[i] < t.sizes[i]) break;
+                index[i] = 0;
+            }
+        }
+        return packed;
+    }
+
+private:
+    static std::uint64_t round_up(std::uint64_t bytes) noexcept { return std::max<std::uint64_t>((bytes + 3) & ~std::uint64_t{3}, 4); }
+    /// A resource's size for `bytes` bound: rounded up to 256, and 256 more.
+    static std::uint64_t with_room(std::uint64_t bytes) noexcept { return ((bytes + 255) & ~std::uint64_t{255}) + 256; }
+
+    static std::filesystem::path dll_path(const device_options& options) {
+        if (!options.dll.empty()) return options.dll;
+        if (const char* env = std::getenv(dll_environment_variable); env != nullptr && *env != '\0') return env;
+        return "DirectML.dll";
+    }
+
+    void init() {
+        caps_.dll = dll_path(options_);
+        const HMODULE module = detail::load_library(caps_.dll);
+        const auto create = reinterpret_cast<abi::create_device1_fn>(
+            reinterpret_cast<void (*)()>(GetProcAddress(module, "DMLCreateDevice1")));
+        if (create == nullptr)
+            throw error("GetProcAddress", E_NOTIMPL,
+                        fmt::format("directml: '{}' exports no DMLCreateDevice1 (DirectML 1.1 or later is needed)", caps_.dll.string()));
+        const HRESULT hr = create(gpu_->device(), abi::create_device_flag_none, static_cast<UINT>(feature_level::fl_1_0),
+                                  abi::iid_dml_device, dml_.put_void());
+        if (FAILED(hr))
+            throw error("DMLCreateDevice1", hr, fmt::format("directml: DMLCreateDevice1 failed with {}", hresult_text(hr)));
+        query_capabilities();
+        d3d12::check_hresult(dml_->CreateCommandRecorder(abi::iid_dml_command_recorder, recorder_.put_void()),
+                             "IDMLDevice::CreateCommandRecorder");
+        ID3D12Device* d = gpu_->device();
+        const D3D12_COMMAND_LIST_TYPE type = gpu_->queue()->GetDesc().Type;
+        d3d12::check_hresult(d->CreateCommandAllocator(type, d3d12::platform::iid_command_allocator, allocator_.put_void()),
+                             "ID3D12Device::CreateCommandAllocator");
+        d3d12::check_hresult(d->CreateCommandList(0, type, allocator_.get(), nullptr, d3d12::platform::iid_graphics_command_list,
+                                                  list_.put_void()),
+                             "ID3D12Device::CreateCommandList");
+        d3d12::check_hresult(list_->Close(), "ID3D12GraphicsCommandList::Close");
+        d3d12::check_hresult(d->CreateFence(0, D3D12_FENCE_FLAG_NONE, d3d12::platform::iid_fence, fence_.put_void()),
+                             "ID3D12Device::CreateFence");
+    }
+
+    void query_capabilities() {
+        static constexpr feature_level levels[] = {
+            feature_level::fl_1_0, feature_level::fl_2_0, feature_level::fl_2_1, feature_level::fl_3_0, feature_level::fl_3_1,
+            feature_level::fl_4_0, feature_level::fl_4_1, feature_level::fl_5_0, feature_level::fl_5_1, feature_level::fl_5_2,
+            feature_level::fl_6_0, feature_level::fl_6_1, feature_level::fl_6_2, feature_level::fl_6_3, feature_level::fl_6_4};
+        // Older DirectML rejects a query that names levels it does not know: ask with fewer until it answers.
+        for (std::uint32_t count = std::size(levels); count > 0; --count) {
+            std::uint32_t raw[std::size(levels)];
+            for (std::uint32_t i = 0; i < count; ++i) raw[i] = static_cast<std::uint32_t>(levels[i]);
+            const abi::feature_query_feature_levels query{count, raw};
+            abi::feature_data_feature_levels data{};
+            if (SUCCEEDED(dml_->CheckFeatureSupport(abi::feature_feature_levels, sizeof(query), &query, sizeof(data), &data))) {
+                caps_.max_feature_level = static_cast<feature_level>(data.MaxSupportedFeatureLevel);
+                break;
+            }
+        }
+        for (data_type t : movable_data_types) {
+            const abi::feature_query_tensor_data_type_support query{static_cast<std::uint32_t>(t)};
+            abi::feature_data_tensor_data_type_support data{};
+            const HRESULT hr = dml_->CheckFeatureSupport(abi::feature_tensor_data_type_support, sizeof(query), &query,
+                                                         sizeof(data), &data);
+            (SUCCEEDED(hr) && data.IsSupported ? caps_.supported_types : caps_.unsupported_types).push_back(t);
+        }
+    }
+
+    std::optional<std::string> compile(const operator_desc& desc, com_ptr<abi::IDMLCompiledOperator>& compiled) {
+        const translated t(desc);
+        com_ptr<abi::IDMLOperator> op;
+        if (const HRESULT hr = dml_->CreateOperator(&t.op(), abi::iid_dml_operator, op.put_void()); FAILED(hr))
+            return fmt::format("CreateOperator failed with {}", hresult_text(hr));
+        if (const HRESULT hr = dml_->CompileOperator(op.get(), abi::execution_flag_none, abi::iid_dml_compiled_operator,
+                                                     compiled.put_void());
+            FAILED(hr))
+            return fmt::format("CompileOperator failed with {}", hresult_text(hr));
+        return std::nullopt;
+    }
+
+    static abi::binding_properties properties(abi::IDMLDispatchable* d) {
+        abi::binding_properties p{};
+        d->GetBindingProperties(&p);
+        return p;
+    }
+
+    /// Initializes the compiled operator (once, as DirectML requires even without a persistent
+    /// resource) and dispatches it: `input` bound at execution, or to the initializer when the
+    /// input is OWNED_BY_DML.
+    void dispatch_operator(abi::IDMLCompiledOperator* compiled, abi::buffer_binding input, abi::buffer_binding output,
+                           bool input_owned_by_dml) {
+        com_ptr<abi::IDMLOperatorInitializer> initializer;
+        abi::IDMLCompiledOperator* const ops[] = {compiled};
+        d3d12::check_hresult(dml_->CreateOperatorInitializer(1, ops, abi::iid_dml_operator_initializer, initializer.put_void()),
+                             "IDMLDevice::CreateOperatorInitializer");
+        const abi::binding_properties ip = properties(initializer.get()), ep = properties(compiled);
+        const std::uint32_t descriptors = std::max({ip.RequiredDescriptorCount, ep.RequiredDescriptorCount, 1u});
+
+        com_ptr<ID3D12DescriptorHeap> heap;
+        D3D12_DESCRIPTOR_HEAP_DESC hd{};
+        hd.Type = D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV;
+        hd.NumDescriptors = descriptors;
+        hd.Flags = D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE;
+        d3d12::check_hresult(gpu_->device()->CreateDescriptorHeap(&hd, iid_descriptor_heap, heap.put_void()),
+                             "ID3D12Device::CreateDescriptorHeap");
+        const abi::binding_table_desc td{initializer.get(), heap->GetCPUDescriptorHandleForHeapStart().ptr,
+                                         heap->GetGPUDescriptorHandleForHeapStart().ptr, descriptors};
+        com_ptr<abi::IDMLBindingTable> table;
+        d3d12::check_hresult(dml_->CreateBindingTable(&td, abi::iid_dml_binding_table, table.put_void()),
+                             "IDMLDevice::CreateBindingTable");
+
+        com_ptr<ID3D12Resource> temporary, persistent;
+        const std::uint64_t temporary_bytes = std::max(ip.TemporaryResourceSize, ep.TemporaryResourceSize);
+        if (temporary_bytes > 0) temporary = gpu_->create_buffer(temporary_bytes);
+        if (ep.PersistentResourceSize > 0) persistent = gpu_->create_buffer(ep.PersistentResourceSize);
+        const abi::buffer_binding temporary_binding{temporary.get(), 0, temporary_bytes};
+        const abi::buffer_binding persistent_binding{persistent.get(), 0, ep.PersistentResourceSize};
+
+        // The initializer: its inputs are the OWNED_BY_DML tensors (a buffer array per operator),
+        // its output the persistent resource.
+        const abi::buffer_array_binding owned{1, &input};
+        const abi::binding_desc init_inputs{abi::binding_type_buffer_array, &owned};
+        if (input_owned_by_dml) table->BindInputs(1, &init_inputs);
+        if (ip.TemporaryResourceSize > 0) {
+            const abi::binding_desc b{abi::binding_type_buffer, &temporary_binding};
+            table->BindTemporaryResource(&b);
+        }
+        if (persistent) {
+            const abi::binding_desc b{abi::binding_type_buffer, &persistent_binding};
+            table->BindOutputs(1, &b);
+        }
+        record(initializer.get(), table.get(), heap.get());
+
+        const abi::binding_table_desc ed{compiled, td.CPUDescriptorHandle, td.GPUDescriptorHandle, descriptors};
+        d3d12::check_hresult(table->Reset(&ed), "IDMLBindingTable::Reset");
+        const abi::binding_desc in_binding = input_owned_by_dml ? abi::binding_desc{abi::binding_type_none, nullptr}
+                                                                : abi::binding_desc{abi::binding_type_buffer, &input};
+        const abi::binding_desc out_binding{abi::binding_type_buffer, &output};
+        table->BindInputs(1, &in_binding);
+        table->BindOutputs(1, &out_binding);
+        if (ep.TemporaryResourceSize > 0) {
+            const abi::binding_desc b{abi::binding_type_buffer, &temporary_binding};
+            table->BindTemporaryResource(&b);
+        }
+        if (persistent) {
+            const abi::binding_desc b{abi::binding_type_buffer, &persistent_binding};
+            table->BindPersistentResource(&b);
+        }
+        record(compiled, table.get(), heap.get(), input.Buffer, output.Buffer);
+    }
+
+    /// Records one dispatch in a fresh command list (the buffers moved to UNORDERED_ACCESS and back
+    /// to COMMON around it), submits it and waits.
+    void record(abi::IDMLDispatchable* dispatchable, abi::IDMLBindingTable* table, ID3D12DescriptorHeap* heap,
+                void* input = nullptr, void* output = nullptr) {
+        d3d12::check_hresult(allocator_->Reset(), "ID3D12CommandAllocator::Reset");
+        d3d12::check_hresult(list_->Reset(allocator_.get(), nullptr), "ID3D12GraphicsCommandList::Reset");
+        ID3D12DescriptorHeap* heaps[] = {heap};
+        list_->SetDescriptorHeaps(1, heaps);
+        std::vector<D3D12_RESOURCE_BARRIER> to_uav, to_common;
+        for (void* r : {input, output}) {
+            if (r == nullptr) continue;
+            D3D12_RESOURCE_BARRIER b{};
+            b.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
+            b.Transition.pResource = static_cast<ID3D12Resource*>(r);
+            b.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
+            b.Transition.StateBefore = D3D12_RESOURCE_STATE_COMMON;
+            b.Transition.StateAfter = D3D12_RESOURCE_STATE_UNORDERED_ACCESS;
+            to_uav.push_back(b);
+            std::swap(b.Transition.StateBefore, b.Transition.StateAfter);
+            to_common.push_back(b);
+        }
+        if (!to_uav.empty()) list_->ResourceBarrier(static_cast<UINT>(to_uav.size()), to_uav.data());
+        recorder_->RecordDispatch(list_.get(), dispatchable, table);
+        D3D12_RESOURCE_BARRIER uav{};
+        uav.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV;
+        list_->ResourceBarrier(1, &uav);
+        if (!to_common.empty()) list_->ResourceBarrier(static_cast<UINT>(to_common.size()), to_common.data());
+        d3d12::check_hresult(list_->Close(), "ID3D12GraphicsCommandList::Close");
+        ID3D12CommandList* lists[] = {list_.get()};
+        gpu_->queue()->ExecuteCommandLists(1, lists);
+        ++fence_value_;
+        d3d12::check_hresult(gpu_->queue()->Signal(fence_.get(), fence_value_), "ID3D12CommandQueue::Signal");
+        if (fence_->GetCompletedValue() < fence_value_) {
+            d3d12::platform::event done;
+            d3d12::check_hresult(fence_->SetEventOnCompletion(fence_value_, done.handle()), "ID3D12Fence::SetEventOnCompletion");
+            done.wait();
+        }
+        if (const HRESULT removed = gpu_->device()->GetDeviceRemovedReason(); FAILED(removed))
+            throw error("ID3D12Device::GetDeviceRemovedReason", removed,
+                        fmt::format("directml: the D3D12 device was removed ({}) by a DirectML dispatch", hresult_text(removed)));
+    }
+
+    static constexpr GUID iid_descriptor_heap = {0x8efb471d, 0x616c, 0x4f49, {0x90, 0xf7, 0x12, 0x7b, 0xb7, 0x63, 0xfa, 0x51}};
+
+    // Declaration order is release order reversed: DirectML's objects go before the D3D12 device
+    // that the context (own_gpu_) holds.
+    device_options options_;
+    std::unique_ptr<d3d12::context> own_gpu_;
+    d3d12::context* gpu_;
+    capabilities caps_;
+    com_ptr<abi::IDMLDevice> dml_;
+    com_ptr<abi::IDMLCommandRecorder> recorder_;
+    com_ptr<ID3D12CommandAllocator> allocator_;
+    com_ptr<ID3D12GraphicsCommandList> list_;
+    com_ptr<ID3D12Fence> fence_;
+    std::uint64_t fence_value_ = 0;
+};
+
+} // namespace dmlref::directml
