@@ -36,8 +36,14 @@ struct arguments {
     std::uint32_t count = 100;
     std::uint64_t seed = 1;
     std::string format = "dxdispatch";
+    // directml-parity
+    std::uint64_t parity_count = 3000, parity_valid = 2000, parity_seed = 1, parity_batch = 400;
+    std::uint64_t parity_start = 0, parity_end = 0;
+    std::string parity_level = "6_4", parity_known, parity_report, parity_results;
+    bool parity_worker = false, parity_plant = false;
 
     CLI::App* run = nullptr;
+    CLI::App* parity = nullptr;
     CLI::App* compare = nullptr;
     CLI::App* vectors = nullptr;
     CLI::Option* run_memory = nullptr;
@@ -64,8 +70,10 @@ inline void define(CLI::App& app, arguments& a, const std::string& version) {
                     "Bytes the model's resources and their reading may take, e.g. 512M, 2G (default: the memory available)");
     run->add_flag("--allow-outside-paths", a.allow_outside,
                   "Let sourcePath and targetPath name files outside the model's folder (after resolving .. and links)");
-    run->add_option("--backend", a.backend, "cpu: the reference; d3d12: compute shaders through Direct3D 12")
-        ->check(CLI::IsMember({"cpu", "d3d12"}))
+    run->add_option("--backend", a.backend,
+                    "cpu: the reference; d3d12: compute shaders through Direct3D 12; directml: the real DirectML.dll "
+                    "(Windows builds; DMLREF_DIRECTML_DLL names the DLL), each output compared with the reference")
+        ->check(CLI::IsMember({"cpu", "d3d12", "directml"}))
         ->capture_default_str();
 
     auto* cmp = a.compare = app.add_subcommand("compare", "Compare two .npy files bit for bit; exit 0 only when equal");
@@ -88,6 +96,22 @@ inline void define(CLI::App& app, arguments& a, const std::string& version) {
                     "case.json) of the cases ONNX expresses exactly; both: both in each case folder")
         ->check(CLI::IsMember({"dxdispatch", "onnx", "both"}))
         ->capture_default_str();
+
+    auto* par = a.parity = app.add_subcommand(
+        "directml-parity", "Ask dmlref and the real DirectML (Windows builds) the same question desc by desc: verdicts on "
+                           "boundary descs, outputs of valid ones; a table by operator and class (docs/directml.md)");
+    par->add_option("--count", a.parity_count, "Boundary descs (valid at a limit, or one thing wrong)")->capture_default_str();
+    par->add_option("--valid", a.parity_valid, "Valid descs run on both sides")->capture_default_str();
+    par->add_option("--seed", a.parity_seed, "The random seed")->capture_default_str();
+    par->add_option("--feature-level", a.parity_level, "The feature level dmlref validates at")->capture_default_str();
+    par->add_option("--known", a.parity_known, "Known divergences (JSON): disagreements they explain do not fail the run");
+    par->add_option("--batch", a.parity_batch, "Cases per worker process")->capture_default_str();
+    par->add_option("--report", a.parity_report, "A folder for the per-case results (parity.tsv)");
+    par->add_flag("--plant", a.parity_plant, "Change one byte of the first DirectML output (the run must then fail)");
+    par->add_flag("--worker", a.parity_worker, "(internal) run cases [--start, --end) in this process")->group("");
+    par->add_option("--start", a.parity_start, "(internal)")->group("");
+    par->add_option("--end", a.parity_end, "(internal)")->group("");
+    par->add_option("--results", a.parity_results, "(internal)")->group("");
 }
 
 } // namespace dmlref::cli

@@ -24,6 +24,7 @@
 
 #include "cli_app.hpp"
 #include "model.hpp"
+#include "directml_parity.hpp"
 #include "random_cases.hpp"
 
 #ifdef DMLREF_HAVE_ONNX
@@ -32,6 +33,9 @@
 
 #ifdef DMLREF_HAVE_D3D12
 #include <dmlref/d3d12.hpp>
+#endif
+#ifdef DMLREF_HAVE_DIRECTML
+#include <dmlref/directml.hpp>
 #endif
 
 #if defined(__unix__) || defined(__APPLE__)
@@ -154,6 +158,31 @@ int run_command(const fs::path& model_path, const model::load_options& load, boo
         return 0;
 #else
         throw usage_error("--backend d3d12: this dmlref was built without the D3D12 backend (see docs/d3d12.md)");
+#endif
+    }
+    if (backend == "directml") {
+#ifdef DMLREF_HAVE_DIRECTML
+        // Each dispatch runs on DirectML, and its output tensor must equal the reference's bit for
+        // bit: the model's resources then hold what both computed.
+        directml::device dml;
+        options.execute = [&](const operator_desc& d, std::span<const std::byte> in, std::span<std::byte> out) {
+            if (auto why = dmlref::validate(d, in, out, level)) throw validation_error(*why);
+            const buffer_tensor_desc& t = std::visit([](const auto& x) -> const buffer_tensor_desc& { return x.output_tensor; }, d);
+            const auto whole = out.first(static_cast<std::size_t>(t.total_tensor_size_in_bytes));
+            const std::vector<std::byte> theirs = dml.run(d, in, std::span<const std::byte>(whole));
+            dmlref::execute(d, in, out, level); // the reference, from the same starting bytes
+            const auto expected = directml::device::pack(t, whole), actual = directml::device::pack(t, theirs);
+            const compare_report report = compare(t.data_type, t.sizes, expected, actual, {}, &d);
+            if (!report.equal())
+                throw validation_error(fmt::format("DirectML's output differs from the reference:\n{}", report.to_string()));
+            if (!std::equal(theirs.begin(), theirs.end(), whole.begin()))
+                throw validation_error("DirectML wrote bytes of the output buffer that are no element of the output tensor");
+        };
+        model::run(m, options);
+        return 0;
+#else
+        throw usage_error("--backend directml: this dmlref was built without the DirectML backend (a Windows build; see "
+                          "docs/directml.md)");
 #endif
     }
     model::run(m, options);
@@ -376,6 +405,12 @@ int main(int argc, char** argv) {
             return compare_command(a.expected_path, a.actual_path, a.shape, a.op_model, a.dispatchable, a.options,
                                    max_memory_from(a.compare_memory, a.compare_memory_text));
         if (*a.vectors) return vectors_command(a.out_dir, a.ops, a.count, a.seed, a.format);
+        if (*a.parity)
+            return parity::run({.boundary_count = a.parity_count, .valid_count = a.parity_valid, .seed = a.parity_seed,
+                                .level = a.parity_level, .known = a.parity_known, .batch = a.parity_batch,
+                                .report_dir = a.parity_report, .plant = a.parity_plant, .worker = a.parity_worker,
+                                .start = a.parity_start, .end = a.parity_end, .results = a.parity_results},
+                               std::cout);
     } catch (const usage_error& e) {
         fmt::print(stderr, "dmlref: {}\n", e.what());
         return 2;

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The DirectML stage: the real DirectML.dll (1.15.4, from the npm package onnxruntime-node 1.30.0)
+# under Wine, on Wine's d3d12 over Mesa 25's lavapipe from bookworm-backports (unpacked into the
+# build, never installed), held against dmlref (docs/directml.md).
+#   scripts/test-directml.sh             (after scripts/test-windows.sh: it reuses build-windows)
+# Runs the DirectML backend's unit tests, the public conformance models through
+# `dmlref run --backend directml`, and `dmlref directml-parity` on boundary and valid descs, with
+# tests/directml/known-divergences.json. Without npm's registry or the backports suite it prints
+# "skipped: ..." and exits 0. Environment: BUILD_DIR (build-windows), DMLREF_PARITY_COUNT (3000),
+# DMLREF_PARITY_VALID (300), DMLREF_PARITY_SEED (1), DMLREF_PARITY_STRICT (0: disagreements are
+# reported, and fail the stage only when 1; see docs/directml.md for why it is 0 today).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+build=${BUILD_DIR:-build-windows}
+count=${DMLREF_PARITY_COUNT:-3000}
+valid=${DMLREF_PARITY_VALID:-300}
+seed=${DMLREF_PARITY_SEED:-1}
+strict=${DMLREF_PARITY_STRICT:-0}
+
+if [[ -z "${DMLREF_DIRECTML_UNDER_XVFB:-}" ]]; then
+  bash scripts/install-deps.sh windows
+  command -v node > /dev/null && command -v npm > /dev/null || bash scripts/install-deps.sh onnx
+  status=0
+  env_lines=$(bash scripts/directml-env.sh "$build") || status=$?
+  if ((status == 3)); then
+    echo "$env_lines" # the script's own "skipped: ..." line
+    exit 0
+  fi
+  ((status == 0)) || { echo "dmlref: scripts/directml-env.sh failed (status $status)" >&2; exit 1; }
+  eval "$env_lines"
+  echo "dmlref: DirectML $DMLREF_DIRECTML_DLL, lavapipe from Mesa $DMLREF_MESA_VERSION ($VK_ICD_FILENAMES)"
+  # Wine's d3d12 needs an X server (docs/windows.md).
+  exec env DMLREF_DIRECTML_UNDER_XVFB=1 xvfb-run -a -s "-screen 0 1024x768x24" bash "$0" "$@"
+fi
+
+start=$SECONDS
+step() { echo "-- [$((SECONDS - start)) s] $*"; }
+WINEPREFIX=$(mktemp -d "${TMPDIR:-/tmp}/dmlref-wine-dml.XXXXXX")
+export WINEPREFIX WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
+cleanup() {
+  wineserver -k 2>/dev/null || true
+  wineserver -w 2>/dev/null || true
+  rm -rf "$WINEPREFIX" || true
+}
+trap cleanup EXIT
+wineserver -p
+cmake/wine64-run.sh wineboot --init > /dev/null 2>&1
+
+step "building dmlref.exe and the backend's tests ($build)"
+cmake -S . -B "$build" -G Ninja --no-warn-unused-cli -DCMAKE_BUILD_TYPE=Release -DDMLREF_WERROR=ON -DDMLREF_D3D12=ON \
+      --toolchain cmake/mingw-w64-x86_64.cmake > /dev/null
+cmake --build "$build" -j "$(nproc)" --target dmlref_cli test_directml
+# Warm-up: the first D3D12 process opens the desktop (docs/windows.md).
+cmake/wine64-run.sh "$build/bin/test_directml.exe" "directml: the device reports*" > /dev/null 2>&1 || true
+
+step "the DirectML backend's unit tests"
+ctest --test-dir "$build" -L directml --output-on-failure --timeout 600
+
+step "the public conformance models through dmlref run --backend directml"
+if [[ -f ../shared/conformance/run.py ]]; then
+  python3 ../shared/conformance/run.py run --impl "$root/$build/bin/dmlref-emulated run --backend directml" \
+    --models "$root/tests/data/conformance" --jobs 1
+else
+  echo "skipped: ../shared/conformance/run.py is not there"
+fi
+
+report=$root/$build/directml/parity
+rm -rf "$report"
+mkdir -p "$report"
+win_report=$(winepath -w "$report" 2>/dev/null || echo "$report")
+step "directml-parity: $count boundary descs and $valid valid descs (seed $seed) against DirectML 1.15.4 at 6_4"
+parity_status=0
+"$build/bin/dmlref-emulated" directml-parity --count "$count" --valid "$valid" --seed "$seed" \
+  --known "$(winepath -w "$root/tests/directml/known-divergences.json")" --report "$win_report" \
+  > "$report/table.txt" 2>&1 || parity_status=$?
+cat "$report/table.txt"
+
+step "directml-parity against DirectML 1.14.1 (feature level 6_3): dmlref validating at 6_3"
+parity_old_status=0
+DMLREF_DIRECTML_DLL=$DMLREF_DIRECTML_DLL_1_14 "$build/bin/dmlref-emulated" directml-parity --count "$count" --valid 0 \
+  --seed "$seed" --feature-level 6_3 --report "$(winepath -w "$report")" > "$report/table-6_3.txt" 2>&1 || parity_old_status=$?
+grep -E '^(all|directml-parity:|UNEXPLAINED)' "$report/table-6_3.txt" | cut -c1-400 || true
+
+step "a planted one-byte change in DirectML's output must fail the comparison"
+planted_status=0
+"$build/bin/dmlref-emulated" directml-parity --count 0 --valid 16 --seed "$seed" --plant --report "$win_report" \
+  > "$report/planted.txt" 2>&1 || planted_status=$?
+if ((planted_status == 0)); then
+  echo "FAILED: the planted difference passed" >&2
+  exit 1
+fi
+grep -m1 -A3 'UNEXPLAINED' "$report/planted.txt" | cut -c1-600
+echo "dmlref: the planted difference failed the comparison, as it must"
+
+echo "dmlref: DirectML stage took $((SECONDS - start)) s (parity exit status $parity_status at 6_4, $parity_old_status at 6_3)"
+if ((parity_status != 0 || parity_old_status != 0)); then
+  if [[ "$strict" == 1 ]]; then exit 1; fi
+  echo "dmlref: DirectML disagrees with dmlref on the cases listed above (UNEXPLAINED); DMLREF_PARITY_STRICT=0 reports them without failing the stage (docs/directml.md)"
+fi

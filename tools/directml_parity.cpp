@@ -1,0 +1,429 @@
+// dmlref directml-parity: see directml_parity.hpp.
+#include "directml_parity.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <ostream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <dmlref/compare.hpp>
+#include <dmlref/format.hpp>
+#include <dmlref/operator.hpp>
+
+#include "parity_cases.hpp"
+
+#if defined(DMLREF_HAVE_DIRECTML)
+#include <dmlref/directml.hpp>
+#endif
+
+namespace dmlref::parity {
+#if defined(DMLREF_HAVE_DIRECTML)
+namespace {
+
+using json = nlohmann::json;
+
+/// What one case came to, as a worker writes it: one tab-separated line per case.
+struct outcome {
+    std::uint64_t index = 0;
+    std::string op, klass;
+    std::string verdict; ///< agree-accept, agree-reject, dmlref-rejects, dmlref-accepts, crash, inexpressible
+    std::string output;  ///< same, differs, error, huge, - (not run)
+    std::string message;
+};
+
+std::string one_line(std::string text) {
+    for (char& c : text)
+        if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+    return text;
+}
+
+std::string line_of(const outcome& o) {
+    return fmt::format("{}\t{}\t{}\t{}\t{}\t{}\n", o.index, o.op, one_line(o.klass), o.verdict, o.output, one_line(o.message));
+}
+
+std::optional<outcome> parse_line(const std::string& line) {
+    std::vector<std::string> f;
+    std::string cur;
+    for (char c : line) {
+        if (c == '\t') {
+            f.push_back(cur);
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    f.push_back(cur);
+    if (f.size() != 6) return std::nullopt;
+    outcome o;
+    try {
+        o.index = std::stoull(f[0]);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    o.op = f[1];
+    o.klass = f[2];
+    o.verdict = f[3];
+    o.output = f[4];
+    o.message = f[5];
+    return o;
+}
+
+/// Case `index` of the run: boundary cases first, then valid ones.
+parity_case case_of(const run_options& options, std::uint64_t index) {
+    return index < options.boundary_count ? boundary_case(options.seed, index)
+                                          : valid_case(options.seed, index - options.boundary_count);
+}
+
+/// A known divergence: a class of descs where dmlref deliberately differs from DirectML.
+struct known_divergence {
+    std::string id, direction, klass, reason;
+    std::vector<std::string> operators; // empty: every operator
+    std::uint64_t seed = 0, index = 0;  // the reproducer: boundary case `index` of `seed`
+    std::string desc;                   // the reproducer's desc, as dmlref prints it
+
+    bool matches(const outcome& o) const {
+        if (o.verdict != direction && !(direction == "output" && o.output == "differs")) return false;
+        if (!operators.empty() && std::find(operators.begin(), operators.end(), o.op) == operators.end()) return false;
+        if (!klass.empty() && klass.back() == '*') return o.klass.starts_with(klass.substr(0, klass.size() - 1));
+        return klass.empty() || o.klass == klass;
+    }
+};
+
+std::vector<known_divergence> load_known(const std::string& path) {
+    std::vector<known_divergence> known;
+    if (path.empty()) return known;
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error(fmt::format("--known: cannot read '{}'", path));
+    const json doc = json::parse(in);
+    for (const json& e : doc.at("divergences")) {
+        known_divergence k;
+        k.id = e.at("id").get<std::string>();
+        k.direction = e.at("direction").get<std::string>();
+        k.klass = e.value("class", std::string());
+        k.reason = e.at("reason").get<std::string>();
+        if (e.contains("operators")) k.operators = e.at("operators").get<std::vector<std::string>>();
+        const json& r = e.at("reproducer");
+        k.seed = r.at("seed").get<std::uint64_t>();
+        k.index = r.at("index").get<std::uint64_t>();
+        k.desc = r.at("desc").get<std::string>();
+        known.push_back(std::move(k));
+    }
+    return known;
+}
+
+// ---- the worker: one batch of cases in this process ----
+
+/// The case being asked, for the crash handler.
+outcome* current = nullptr;
+FILE* results_file = nullptr;
+
+LONG WINAPI on_crash(EXCEPTION_POINTERS* info) {
+    if (current != nullptr && results_file != nullptr) {
+        outcome o = *current;
+        o.verdict = "crash";
+        o.output = "-";
+        o.message = fmt::format("{} raised exception {:#010x} at {}", o.message,
+                                static_cast<std::uint32_t>(info->ExceptionRecord->ExceptionCode),
+                                info->ExceptionRecord->ExceptionAddress);
+        std::fputs(line_of(o).c_str(), results_file);
+        std::fflush(results_file);
+    }
+    TerminateProcess(GetCurrentProcess(), 3);
+    return EXCEPTION_EXECUTE_HANDLER;
+}
+
+/// Input bytes for case `index`: random, with NaN payloads, -0, infinities and subnormals planted
+/// in the first elements of float tensors.
+std::vector<std::byte> input_for(const buffer_tensor_desc& t, std::uint64_t seed, std::uint64_t index) {
+    seeded::generator rng(seed * 0x9E3779B97F4A7C15ull + index);
+    std::vector<std::byte> bytes(static_cast<std::size_t>(t.total_tensor_size_in_bytes));
+    for (auto& b : bytes) b = static_cast<std::byte>(rng());
+    auto plant = [&](std::initializer_list<std::uint64_t> values, std::size_t width) {
+        std::size_t at = 0;
+        for (std::uint64_t v : values) {
+            if (at + width > bytes.size()) break;
+            std::memcpy(bytes.data() + at, &v, width);
+            at += width * 3; // every third element, so strided reads meet some
+        }
+    };
+    if (t.data_type == data_type::float32)
+        plant({0x80000000u, 0x7fa00001u, 0xffc12345u, 0x7f800000u, 0x00000001u, 0xff800000u}, 4);
+    if (t.data_type == data_type::float16) plant({0x8000u, 0x7d01u, 0xfe42u, 0x7c00u, 0x0001u, 0xfc00u}, 2);
+    if (t.data_type == data_type::float64)
+        plant({0x8000000000000000ull, 0x7ff0000000000001ull, 0xfff8000000012345ull, 0x7ff0000000000000ull, 1ull}, 8);
+    return bytes;
+}
+
+/// Runs the desc on both sides from the same input into buffers that start as the same sentinel,
+/// and compares the whole output buffers byte for byte.
+void run_both(const parity_case& c, outcome& o, directml::device& dml, feature_level level, const run_options& options,
+              bool& planted) {
+    const buffer_tensor_desc& in_desc = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.input_tensor; }, c.desc);
+    const buffer_tensor_desc& out_desc = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.output_tensor; }, c.desc);
+    const std::vector<std::byte> input = input_for(in_desc, options.seed, o.index);
+    const auto align = [](const buffer_tensor_desc& t) { return std::max<std::size_t>(t.guaranteed_base_offset_alignment, 64); };
+    directml::detail::aligned_bytes in(input.size(), align(in_desc), std::byte{0});
+    std::copy(input.begin(), input.end(), in.span().begin());
+    directml::detail::aligned_bytes expected(static_cast<std::size_t>(out_desc.total_tensor_size_in_bytes), align(out_desc),
+                                             std::byte{0xA5});
+    execute(c.desc, in.span(), expected.span(), level);
+    std::vector<std::byte> actual = dml.run(c.desc, input);
+    if (options.plant && !planted && !actual.empty()) {
+        actual[0] ^= std::byte{1};
+        planted = true;
+    }
+    const auto e = expected.span();
+    if (std::equal(e.begin(), e.end(), actual.begin(), actual.end())) {
+        o.output = "same";
+        return;
+    }
+    o.output = "differs";
+    const auto ep = directml::device::pack(out_desc, e), ap = directml::device::pack(out_desc, actual);
+    const compare_report report = compare(out_desc.data_type, out_desc.sizes, ep, ap, {}, &c.desc);
+    o.message = report.equal() ? "bytes outside the output tensor differ" : report.to_string();
+}
+
+int worker(const run_options& options) {
+    SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX);
+    results_file = std::fopen(options.results.c_str(), "ab");
+    if (results_file == nullptr) throw std::runtime_error("--results: cannot open " + options.results);
+    SetUnhandledExceptionFilter(on_crash);
+    const auto level = parse_feature_level(options.level);
+    if (!level) throw std::runtime_error("--feature-level: not a DirectML feature level: " + options.level);
+    directml::device dml;
+    bool planted = false;
+    for (std::uint64_t index = options.start; index < options.end; ++index) {
+        const parity_case c = case_of(options, index);
+        outcome o{index, std::string(to_string(type_of(c.desc))), c.klass, "", "-", ""};
+        current = &o;
+        if (!c.expressible) {
+            o.verdict = "inexpressible";
+        } else {
+            o.message = "CreateOperator/CompileOperator";
+            const std::optional<std::string> theirs = dml.accepts(c.desc);
+            o.message.clear();
+            const std::optional<std::string> ours = validate(c.desc, *level);
+            o.verdict = !theirs && !ours ? "agree-accept"
+                        : theirs && ours ? "agree-reject"
+                        : ours           ? "dmlref-rejects"
+                                         : "dmlref-accepts";
+            o.message = ours ? *ours : theirs ? *theirs : "";
+            if (!theirs && !ours) {
+                if (c.huge) {
+                    o.output = "huge";
+                } else {
+                    o.message = "executing";
+                    try {
+                        run_both(c, o, dml, *level, options, planted);
+                        if (o.output == "same") o.message.clear();
+                    } catch (const std::exception& e) {
+                        o.output = "error";
+                        o.message = e.what();
+                    }
+                }
+            }
+        }
+        current = nullptr;
+        std::fputs(line_of(o).c_str(), results_file);
+        std::fflush(results_file);
+    }
+    std::fclose(results_file);
+    return 0;
+}
+
+// ---- the parent: batches in child processes ----
+
+std::wstring quoted(const std::wstring& arg) { return L"\"" + arg + L"\""; }
+std::wstring wide(const std::string& s) { return std::wstring(s.begin(), s.end()); }
+
+/// Runs this program with --worker on [start, end); returns its exit status (or a note on why none).
+DWORD run_child(const run_options& options, std::uint64_t start, std::uint64_t end, const std::string& results,
+                DWORD timeout_ms) {
+    wchar_t self[MAX_PATH];
+    GetModuleFileNameW(nullptr, self, MAX_PATH);
+    std::wstring cmd = quoted(self) + L" directml-parity --worker --start " + std::to_wstring(start) + L" --end " +
+                       std::to_wstring(end) + L" --count " + std::to_wstring(options.boundary_count) + L" --valid " +
+                       std::to_wstring(options.valid_count) + L" --seed " + std::to_wstring(options.seed) +
+                       L" --feature-level " + wide(options.level) + L" --results " + quoted(wide(results));
+    if (options.plant) cmd += L" --plant";
+    STARTUPINFOW si{};
+    si.cb = sizeof(si);
+    PROCESS_INFORMATION pi{};
+    if (!CreateProcessW(nullptr, cmd.data(), nullptr, nullptr, FALSE, 0, nullptr, nullptr, &si, &pi))
+        throw std::runtime_error(fmt::format("CreateProcessW failed (error {})", GetLastError()));
+    DWORD status = 0;
+    if (WaitForSingleObject(pi.hProcess, timeout_ms) == WAIT_TIMEOUT) {
+        TerminateProcess(pi.hProcess, 124);
+        WaitForSingleObject(pi.hProcess, INFINITE);
+        status = 124;
+    } else {
+        GetExitCodeProcess(pi.hProcess, &status);
+    }
+    CloseHandle(pi.hThread);
+    CloseHandle(pi.hProcess);
+    return status;
+}
+
+std::map<std::uint64_t, outcome> read_results(const std::string& path) {
+    std::map<std::uint64_t, outcome> done;
+    std::ifstream in(path);
+    std::string line;
+    while (std::getline(in, line))
+        if (auto o = parse_line(line)) done[o->index] = *o;
+    return done;
+}
+
+/// Runs [first, last) in batches of child processes; a child that ends early is recorded as a crash
+/// of the case it was on, and the next child starts after it.
+std::vector<outcome> run_batches(const run_options& options, std::uint64_t first, std::uint64_t last, const std::string& stem,
+                                 std::ostream& out) {
+    std::vector<outcome> all;
+    const std::string results = stem + ".tsv";
+    std::remove(results.c_str());
+    std::uint64_t next = first;
+    int children = 0;
+    while (next < last) {
+        const std::uint64_t end = std::min(last, next + options.batch);
+        const DWORD status = run_child(options, next, end, results, 600'000);
+        ++children;
+        const auto done = read_results(results);
+        std::uint64_t reached = next;
+        while (reached < end && done.contains(reached)) ++reached;
+        if (reached < end) { // the child ended on case `reached`
+            const auto it = done.find(reached);
+            if (it == done.end()) {
+                const parity_case c = case_of(options, reached);
+                outcome o{reached, std::string(to_string(type_of(c.desc))), c.klass, "crash", "-",
+                          fmt::format("the worker process ended with status {:#x} on this case{}", status,
+                                      status == 124 ? " (timed out)" : "")};
+                std::ofstream(results, std::ios::app) << line_of(o);
+            }
+            out << fmt::format("dmlref: the worker ended on case {} (status {:#x}); going on after it\n", reached, status);
+            next = reached + 1;
+        } else {
+            next = end;
+        }
+    }
+    for (auto& [index, o] : read_results(results))
+        if (index >= first && index < last) all.push_back(o);
+    out << fmt::format("dmlref: {} cases in {} worker processes\n", all.size(), children);
+    return all;
+}
+
+struct tally {
+    std::uint64_t agree_accept = 0, agree_reject = 0, dmlref_rejects = 0, dmlref_accepts = 0, crash = 0, inexpressible = 0,
+                  same = 0, differs = 0, errors = 0, huge = 0, known = 0;
+    void add(const outcome& o, bool is_known) {
+        if (o.verdict == "agree-accept") ++agree_accept;
+        if (o.verdict == "agree-reject") ++agree_reject;
+        if (o.verdict == "dmlref-rejects") ++dmlref_rejects;
+        if (o.verdict == "dmlref-accepts") ++dmlref_accepts;
+        if (o.verdict == "crash") ++crash;
+        if (o.verdict == "inexpressible") ++inexpressible;
+        if (o.output == "same") ++same;
+        if (o.output == "differs") ++differs;
+        if (o.output == "error") ++errors;
+        if (o.output == "huge") ++huge;
+        if (is_known) ++known;
+    }
+    bool disagrees() const { return dmlref_rejects + dmlref_accepts + crash + differs + errors > 0; }
+    std::string row(std::string_view name) const {
+        return fmt::format("{:<62} {:>6} {:>6} {:>6} {:>6} {:>5} {:>6} {:>6} {:>5} {:>5}\n", name, agree_accept, agree_reject,
+                           dmlref_rejects, dmlref_accepts, crash, same, differs + errors, inexpressible + huge, known);
+    }
+};
+
+} // namespace
+#endif
+
+int run(const run_options& options, std::ostream& out) {
+#if !defined(DMLREF_HAVE_DIRECTML)
+    (void)options;
+    (void)out;
+    throw std::runtime_error("directml-parity needs DirectML.dll: run a Windows build of dmlref (natively, or under Wine; "
+                             "see docs/directml.md)");
+#else
+    if (options.worker) return worker(options);
+    const auto known = load_known(options.known);
+    const std::string stem = options.report_dir.empty() ? std::string("directml-parity") : options.report_dir + "/parity";
+    const std::vector<outcome> outcomes = run_batches(options, 0, options.boundary_count + options.valid_count, stem, out);
+
+    // The table: by operator, and within it the classes where anything disagreed.
+    std::map<std::string, tally> by_op;
+    std::map<std::pair<std::string, std::string>, tally> by_class;
+    std::map<std::string, std::uint64_t> known_seen;
+    std::vector<outcome> unexplained;
+    tally total;
+    for (const outcome& o : outcomes) {
+        const bool disagreement = o.verdict == "dmlref-rejects" || o.verdict == "dmlref-accepts" || o.verdict == "crash" ||
+                                  o.output == "differs" || o.output == "error";
+        const known_divergence* k = nullptr;
+        if (disagreement)
+            for (const auto& candidate : known)
+                if (candidate.matches(o)) k = &candidate;
+        if (k) ++known_seen[k->id];
+        if (disagreement && !k) unexplained.push_back(o);
+        by_op[o.op].add(o, k != nullptr);
+        by_class[{o.op, o.klass}].add(o, k != nullptr);
+        total.add(o, k != nullptr);
+    }
+    out << fmt::format("\nDirectML parity, seed {}: {} boundary cases, {} valid cases; dmlref validates at {}\n", options.seed,
+                       options.boundary_count, options.valid_count, options.level);
+    out << fmt::format("{:<62} {:>6} {:>6} {:>6} {:>6} {:>5} {:>6} {:>6} {:>5} {:>5}\n", "operator / class", "agr-ok", "agr-no",
+                       "dml-ok", "ref-ok", "crash", "out=", "out!=", "skip", "known");
+    out << "  (agr-ok/agr-no: both accept/reject; dml-ok: only DirectML accepts; ref-ok: only dmlref accepts;\n"
+           "   out= / out!=: outputs of descs both accept, equal / different or failed; skip: inexpressible or huge)\n";
+    for (const auto& [op, t] : by_op) {
+        out << t.row(op);
+        for (const auto& [key, ct] : by_class)
+            if (key.first == op && ct.disagrees()) out << ct.row("  " + key.second);
+    }
+    out << total.row("all");
+    for (const auto& k : known)
+        out << fmt::format("known divergence {}: {} cases in this run\n", k.id, known_seen.contains(k.id) ? known_seen.at(k.id) : 0);
+
+    // Every known divergence must still show on its reproducer.
+    int status = 0;
+    for (const auto& k : known) {
+        const parity_case c = boundary_case(k.seed, k.index);
+        if (to_string(c.desc) != k.desc) {
+            out << fmt::format("FAILED: known divergence {}: boundary case {} of seed {} is no longer the recorded desc "
+                               "(the generator changed): {}\n",
+                               k.id, k.index, k.seed, to_string(c.desc));
+            status = 1;
+            continue;
+        }
+        run_options one = options;
+        one.seed = k.seed;
+        one.boundary_count = k.index + 1;
+        one.valid_count = 0;
+        one.plant = false;
+        std::ostringstream quiet;
+        const auto r = run_batches(one, k.index, k.index + 1, stem + "-reproducer", quiet);
+        const bool reproduces = !r.empty() && k.matches(r.front());
+        out << fmt::format("known divergence {}: reproducer (seed {}, case {}) {}\n", k.id, k.seed, k.index,
+                           reproduces ? "still reproduces" : fmt::format("NO LONGER REPRODUCES: {}", r.empty() ? "no result" : r.front().verdict));
+        if (!reproduces) status = 1;
+    }
+    for (const outcome& o : unexplained) {
+        const parity_case c = case_of(options, o.index);
+        out << fmt::format("UNEXPLAINED {} case {} [{} / {}]: {} {}\n  desc: {}\n", o.verdict == "crash" ? "crash," : o.verdict, o.index,
+                           o.op, o.klass, o.output == "-" ? "" : "output " + o.output + ":", o.message, to_string(c.desc));
+    }
+    if (!unexplained.empty()) status = 1;
+    out << fmt::format("directml-parity: {} cases, {} unexplained disagreements\n", outcomes.size(), unexplained.size());
+    if (outcomes.size() != options.boundary_count + options.valid_count) status = 1;
+    return status;
+#endif
+}
+
+} // namespace dmlref::parity
