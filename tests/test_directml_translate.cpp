@@ -1,0 +1,89 @@
+// dmlref's descs as DirectML's C structs (include/dmlref/directml/translate.hpp), checked field by
+// field off Windows too: the layouts are pinned by abi.hpp's static_asserts, the values here.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include <dmlref/directml/translate.hpp>
+
+using namespace dmlref;
+namespace abi = dmlref::directml::abi;
+
+namespace {
+const abi::buffer_tensor_desc& buffer_of(const abi::tensor_desc* t) {
+    REQUIRE(t->Type == abi::tensor_type_buffer);
+    return *static_cast<const abi::buffer_tensor_desc*>(t->Desc);
+}
+} // namespace
+
+TEST_CASE("directml translate: PADDING1 carries every field unchanged, invalid values included") {
+    padding1_desc d{make_buffer_tensor_desc(data_type::int16, {1, 2, 3}, std::vector<std::uint32_t>{6, 3, 1}),
+                    make_buffer_tensor_desc(data_type::int16, {1, 2, 9}),
+                    static_cast<padding_mode>(7),
+                    data_type::uint16,
+                    scalar_union::of(std::uint64_t{0x1122334455667788}),
+                    {0, 0, 4},
+                    {0, 0, 2}};
+    d.input_tensor.total_tensor_size_in_bytes = 1234;
+    d.input_tensor.guaranteed_base_offset_alignment = 3;
+    d.output_tensor.flags = static_cast<tensor_flags>(2);
+    const directml::translated t(d);
+    CHECK(t.op().Type == 155);
+    const auto& p = *static_cast<const abi::padding1_operator_desc*>(t.op().Desc);
+    CHECK(p.PaddingMode == 7);
+    CHECK(p.PaddingValueDataType == static_cast<std::uint32_t>(data_type::uint16));
+    std::uint64_t value = 0;
+    std::memcpy(&value, p.PaddingValue.Bytes, 8);
+    CHECK(value == 0x1122334455667788);
+    CHECK(p.DimensionCount == 3);
+    CHECK(p.StartPadding[2] == 4);
+    CHECK(p.EndPadding[2] == 2);
+    const auto& in = buffer_of(p.InputTensor);
+    CHECK(in.DataType == static_cast<std::uint32_t>(data_type::int16));
+    CHECK(in.DimensionCount == 3);
+    CHECK(in.Sizes[2] == 3);
+    REQUIRE(in.Strides != nullptr);
+    CHECK(in.Strides[0] == 6);
+    CHECK(in.TotalTensorSizeInBytes == 1234);
+    CHECK(in.GuaranteedBaseOffsetAlignment == 3);
+    const auto& out = buffer_of(p.OutputTensor);
+    CHECK(out.Flags == 2);
+    CHECK(out.Strides == nullptr); // packed: no Strides array
+    CHECK(&t.input() == &in);
+}
+
+TEST_CASE("directml translate: SLICE1's signed strides, the depth/space orders, PADDING's float value") {
+    const slice1_desc s{make_buffer_tensor_desc(data_type::float32, {4, 4}), make_buffer_tensor_desc(data_type::float32, {2, 2}),
+                        {0, 1}, {4, 3}, {-2, std::numeric_limits<std::int32_t>::min()}};
+    const directml::translated ts(s);
+    const auto& sd = *static_cast<const abi::slice1_operator_desc*>(ts.op().Desc);
+    CHECK(ts.op().Type == 111);
+    CHECK(sd.DimensionCount == 2);
+    CHECK(sd.InputWindowStrides[0] == -2);
+    CHECK(sd.InputWindowStrides[1] == std::numeric_limits<std::int32_t>::min());
+
+    const depth_to_space1_desc d{make_buffer_tensor_desc(data_type::uint8, {1, 4, 1, 1}),
+                                 make_buffer_tensor_desc(data_type::uint8, {1, 1, 2, 2}), 2,
+                                 depth_space_order::column_row_depth};
+    const directml::translated td(d);
+    const auto& dd = *static_cast<const abi::depth_space1_operator_desc*>(td.op().Desc);
+    CHECK(td.op().Type == 113);
+    CHECK(dd.BlockSize == 2);
+    CHECK(dd.Order == 1);
+
+    const padding_desc p{make_buffer_tensor_desc(data_type::float32, {2}), make_buffer_tensor_desc(data_type::float32, {4}),
+                         padding_mode::wrap, -0.0f, {1}, {1}};
+    const directml::translated tp(p);
+    const auto& pd = *static_cast<const abi::padding_operator_desc*>(tp.op().Desc);
+    CHECK(std::signbit(pd.PaddingValue));
+    CHECK(pd.PaddingMode == 4);
+}
+
+TEST_CASE("directml translate: what DirectML's structs cannot carry is refused by name") {
+    slice_desc s{make_buffer_tensor_desc(data_type::float32, {4, 4}), make_buffer_tensor_desc(data_type::float32, {2, 2}),
+                 {0, 0}, {2, 2}, {1, 1, 1}};
+    CHECK_THROWS_WITH(directml::translated(s), Catch::Contains("SLICE: Strides has 3 entries"));
+    s.strides = {1, 1};
+    s.input_tensor.strides = std::vector<std::uint32_t>{4, 1, 1};
+    CHECK_THROWS_WITH(directml::translated(s), Catch::Contains("InputTensor.Strides has 3 entries and Sizes 2"));
+}
