@@ -10,6 +10,8 @@
 #include <dmlref/dmlref.hpp>
 #include <dmlref/npy.hpp>
 
+#include <fmt/format.h>
+
 #include "seeded_random.hpp"
 
 #include <algorithm>
@@ -358,8 +360,11 @@ TEST_CASE("SLICE1: a window ending exactly at InputTensor.Sizes is accepted, one
 }
 
 TEST_CASE("SLICE1: the window's boundary at the largest sizes and strides", "[boundaries][validation]") {
-    constexpr std::uint32_t n = 0xffff'ffffu; // DirectML's element cap, all on one axis
+    // The largest axis DirectML accepts: 2^32 - 4 elements of one byte (DMLCalcBufferTensorSize
+    // rounds up to 4; TotalTensorSizeInBytes is at most 2^32 - 1).
+    constexpr std::uint32_t n = 0xffff'fffcu, u32_max = 0xffff'ffffu;
     const std::vector<std::uint32_t> in{n};
+    REQUIRE(make_buffer_tensor_desc(data_type::uint8, in).total_tensor_size_in_bytes == n);
     for (std::int32_t stride : {1, -1, 2147483647, -2147483647, std::numeric_limits<std::int32_t>::min()}) {
         INFO("stride " << stride);
         // One element at the very end, and at one past it.
@@ -367,20 +372,34 @@ TEST_CASE("SLICE1: the window's boundary at the largest sizes and strides", "[bo
         expect_rejected(slice1_window(data_type::uint8, in, 0, n, 1, stride, 1),
                         {"SLICE1", "InputWindowOffsets[0]", "InputTensor.Sizes[0]", std::to_string(n)});
     }
-    // Three reads 2^31 - 1 apart span the whole axis: 0, 2^31 - 1, 2^32 - 2.
-    for (std::int32_t stride : {2147483647, -2147483647}) {
+    // Three reads 2^31 - 3 apart span the window of 2^32 - 5 elements: 0, 2^31 - 3, 2^32 - 6 from
+    // its start. It fits from offsets 0 and 1 (ending at the axis's end), not from 2, and copies
+    // three elements, not four.
+    for (std::int32_t stride : {2147483645, -2147483645}) {
         INFO("stride " << stride);
-        expect_accepted(slice1_window(data_type::uint8, in, 0, 0, n, stride, 3));
-        expect_rejected(slice1_window(data_type::uint8, in, 0, 1, n, stride, 3), {"SLICE1", "InputTensor.Sizes[0]"});
-        expect_rejected(slice1_window(data_type::uint8, in, 0, 0, n, stride, 4), {"SLICE1", "OutputTensor.Sizes[0]"});
+        expect_accepted(slice1_window(data_type::uint8, in, 0, 0, n - 1, stride, 3));
+        expect_accepted(slice1_window(data_type::uint8, in, 0, 1, n - 1, stride, 3));
+        expect_rejected(slice1_window(data_type::uint8, in, 0, 2, n - 1, stride, 3), {"SLICE1", "InputTensor.Sizes[0]"});
+        expect_rejected(slice1_window(data_type::uint8, in, 0, 0, n - 1, stride, 4), {"SLICE1", "OutputTensor.Sizes[0]"});
     }
-    // Two reads 2^31 apart: the window of 2^31 + 1 fits from offset 2^31 - 2, not from 2^31 - 1.
+    // The largest strides over the whole axis: two reads, 2^31 - 1 (or 2^31) apart; a third does not fit.
+    for (std::int32_t stride : {2147483647, -2147483647, std::numeric_limits<std::int32_t>::min()}) {
+        INFO("stride " << stride);
+        expect_accepted(slice1_window(data_type::uint8, in, 0, 0, n, stride, 2));
+        expect_rejected(slice1_window(data_type::uint8, in, 0, 1, n, stride, 2), {"SLICE1", "InputTensor.Sizes[0]"});
+        expect_rejected(slice1_window(data_type::uint8, in, 0, 0, n, stride, 3), {"SLICE1", "OutputTensor.Sizes[0]"});
+    }
+    // Two reads 2^31 apart: the window of 2^31 + 1 fits from offset n - 2^31 - 1, not one further.
     constexpr std::int32_t most_negative = std::numeric_limits<std::int32_t>::min();
-    expect_accepted(slice1_window(data_type::uint8, in, 0, 2147483646u, 2147483649u, most_negative, 2));
-    expect_rejected(slice1_window(data_type::uint8, in, 0, 2147483647u, 2147483649u, most_negative, 2),
+    constexpr std::uint32_t window = 2147483649u;
+    expect_accepted(slice1_window(data_type::uint8, in, 0, n - window, window, most_negative, 2));
+    expect_rejected(slice1_window(data_type::uint8, in, 0, n - window + 1, window, most_negative, 2),
                     {"SLICE1", "InputTensor.Sizes[0]"});
     // The largest offset and size: their sum is 2^33 - 2, far past the axis, and never wraps.
-    expect_rejected(slice1_window(data_type::uint8, in, 0, n, n, 1, 1), {"SLICE1", "InputTensor.Sizes[0]"});
+    expect_rejected(slice1_window(data_type::uint8, in, 0, u32_max, u32_max, 1, 1), {"SLICE1", "InputTensor.Sizes[0]"});
+    // One element more on the axis is refused, by the cap on TotalTensorSizeInBytes.
+    expect_rejected(slice1_window(data_type::uint8, {n + 1}, 0, n, 1, 1, 1),
+                    {"SLICE1", "InputTensor.TotalTensorSizeInBytes = 4294967296 is more than 4294967295"});
 }
 
 TEST_CASE("SLICE: a last read exactly at the last element is accepted, one further is not", "[boundaries][validation]") {
@@ -400,14 +419,51 @@ TEST_CASE("SLICE: a last read exactly at the last element is accepted, one furth
             }
     CHECK(accepted == 39);
 
-    constexpr std::uint32_t n = 0xffff'ffffu;
+    // The largest axis DirectML accepts: 2^32 - 4 elements of one byte, read with strides up to
+    // the largest DirectML accepts, 2^31 - 1.
+    constexpr std::uint32_t n = 0xffff'fffcu, u32_max = 0xffff'ffffu, s = 0x7fff'ffffu;
     const std::vector<std::uint32_t> in{n};
     expect_accepted(slice0_window(data_type::uint8, in, 0, n - 1, 1, 1));
     expect_rejected(slice0_window(data_type::uint8, in, 0, n, 1, 1), {"SLICE:", "InputTensor.Sizes[0]"});
-    expect_accepted(slice0_window(data_type::uint8, in, 0, 0, 2, n - 1)); // reads 0 and 2^32 - 2
-    expect_rejected(slice0_window(data_type::uint8, in, 0, 1, 2, n - 1), {"SLICE:", "InputTensor.Sizes[0]"});
-    expect_rejected(slice0_window(data_type::uint8, in, 0, 0, 2, n), {"SLICE:", "InputTensor.Sizes[0]"});
-    expect_rejected(slice0_window(data_type::uint8, in, 0, n, 2, n), {"SLICE:", "InputTensor.Sizes[0]"});
+    // Two reads 2^31 - 1 apart: the last is at offset + 2^31 - 1, inside up to offset n - 2^31.
+    expect_accepted(slice0_window(data_type::uint8, in, 0, 0, 2, s));
+    expect_accepted(slice0_window(data_type::uint8, in, 0, n - 0x8000'0000u, 2, s)); // reads 2^31 - 4 and 2^32 - 5
+    expect_rejected(slice0_window(data_type::uint8, in, 0, n - 0x8000'0000u + 1, 2, s),
+                    {"SLICE: Offsets[0] + (Sizes[0] - 1) * Strides[0] = 2147483645 + (2 - 1) * 2147483647 = 4294967292 "
+                     "is outside InputTensor.Sizes[0] = 4294967292"});
+    // Three reads: 2 (2^31 - 1) is past the axis, 2 (2^31 - 3) = 2^32 - 6 fits from offsets 0 and 1.
+    expect_rejected(slice0_window(data_type::uint8, in, 0, 0, 3, s), {"SLICE:", "= 4294967294 is outside"});
+    expect_accepted(slice0_window(data_type::uint8, in, 0, 0, 3, s - 2));
+    expect_accepted(slice0_window(data_type::uint8, in, 0, 1, 3, s - 2));
+    expect_rejected(slice0_window(data_type::uint8, in, 0, 2, 3, s - 2), {"SLICE:", "InputTensor.Sizes[0]"});
+    expect_rejected(slice0_window(data_type::uint8, in, 0, n, 2, 1), {"SLICE:", "InputTensor.Sizes[0]"});
+    // The largest offset with the largest stride: the last read, 2^32 - 1 + 2^31 - 1, never wraps.
+    expect_rejected(slice0_window(data_type::uint8, in, 0, u32_max, 2, s),
+                    {"SLICE:", "= 4294967295 + (2 - 1) * 2147483647 = 6442450942 is outside"});
+}
+
+TEST_CASE("SLICE: the stride cap sits exactly at 2^31 - 1, as DirectML 1.15.4 measures", "[boundaries][validation]") {
+    constexpr std::uint32_t n = 0xffff'fffcu, s = 0x7fff'ffffu;
+    const auto refusal = [](std::size_t axis, std::uint32_t stride) {
+        return fmt::format("SLICE: Strides[{}] = {} is more than 2147483647 (2^31 - 1); DirectML refuses larger strides",
+                           axis, stride);
+    };
+    // One read on each axis of a small tensor: 2^31 - 1 is accepted, 2^31 and up are not.
+    const std::vector<std::uint32_t> small{2, 3, 5, 7};
+    for (std::size_t axis = 0; axis < small.size(); ++axis) {
+        INFO("axis " << axis);
+        expect_accepted(slice0_window(data_type::float32, small, axis, small[axis] - 1, 1, s));
+        for (std::uint32_t stride : {s + 1, s + 2, 0xffff'fffeu, 0xffff'ffffu})
+            expect_rejected(slice0_window(data_type::float32, small, axis, 0, 1, stride), {refusal(axis, stride)});
+    }
+    // On the largest axis, two reads 2^31 apart stay inside (0 and 2^31) and are still refused: the
+    // cap is on the stride, not on the reads.
+    const std::vector<std::uint32_t> in{n};
+    expect_accepted(slice0_window(data_type::uint8, in, 0, 0, 2, s));
+    CHECK(verdict(slice0_window(data_type::uint8, in, 0, 0, 2, s + 1)) == refusal(0, s + 1));
+    // And a stride past the cap whose reads leave the input is refused for the stride (checked first).
+    CHECK(verdict(slice0_window(data_type::uint8, in, 0, n - 1, 2, s + 1)) == refusal(0, s + 1));
+    CHECK(verdict(slice0_window(data_type::uint8, in, 0, 0xffff'ffffu, 2, 0xffff'ffffu)) == refusal(0, 0xffff'ffffu));
 }
 
 TEST_CASE("PADDING1: PaddingValueDataType must be the tensors' own type, not another of its width",

@@ -160,7 +160,16 @@ TEST_CASE("pad: pads that wrap the output size are rejected", "[hostile][views]"
 }
 
 TEST_CASE("padding_source: sizes no view may have give -1 and never divide by zero", "[hostile]") {
-    CHECK(padding_source(padding_mode::reflection, 5, 1) == -1);
+    // REFLECTION of one element (period 0) repeats it, as DirectML does (DECISIONS 5): 0 for any t.
+    for (std::ptrdiff_t t : {std::ptrdiff_t{5}, std::ptrdiff_t{1}, std::ptrdiff_t{-1}, std::ptrdiff_t{-2}, max, min})
+        CHECK(padding_source(padding_mode::reflection, t, 1) == 0);
+    // Sizes no view may have still give -1, in every folding mode.
+    for (padding_mode mode : {padding_mode::reflection, padding_mode::symmetric, padding_mode::wrap, padding_mode::edge})
+        for (std::ptrdiff_t n : {std::ptrdiff_t{0}, std::ptrdiff_t{-1}, min, max}) {
+            CHECK(padding_source(mode, -1, n) == -1); // outside any axis
+            CHECK(padding_source(mode, max, n) == -1);
+            CHECK(padding_source(mode, min, n) == -1);
+        }
     CHECK(padding_source(padding_mode::wrap, 5, 0) == -1);
     CHECK(padding_source(padding_mode::symmetric, -1, max) == -1);
     CHECK(padding_source(padding_mode::symmetric, -1, -3) == -1);
@@ -308,11 +317,22 @@ TEST_CASE("a tensor desc whose DMLCalcBufferTensorSize does not fit is rejected"
     CHECK_THAT(*message, Contains("SLICE1: OutputTensor.Strides {4294967295}"));
     CHECK_THAT(*message, Contains("9223372036854775807"));
 
-    // Large strides that fit pass: 2^20 elements 2^32 - 1 apart, 2^52 elements in all.
+    // Large strides inside 2^63 bytes: 2^20 elements 2^32 - 1 apart, 2^52 bytes in all, counted
+    // exactly and refused by DirectML's cap on TotalTensorSizeInBytes (2^32 - 1), not by an overflow.
     d.output_tensor = {data_type::uint8, tensor_flags::none, {0x10'0000u}, std::vector<std::uint32_t>{0xffffffffu}, 0, 0};
     d.output_tensor.total_tensor_size_in_bytes = calc_buffer_tensor_size(d.output_tensor);
+    CHECK(d.output_tensor.total_tensor_size_in_bytes == (0xf'ffffull * 0xffff'ffffull + 1 + 3) / 4 * 4);
     d.input_tensor = packed(data_type::uint8, {0x10'0000u});
     d.input_window_sizes = {0x10'0000u};
+    message = validate(d);
+    REQUIRE(message);
+    CHECK_THAT(*message, Contains(fmt::format("SLICE1: OutputTensor.TotalTensorSizeInBytes = {} is more than 4294967295",
+                                              d.output_tensor.total_tensor_size_in_bytes)));
+    // The largest strides that fit pass: 2 elements 2^32 - 5 apart, the last at byte 2^32 - 5.
+    d.output_tensor = {data_type::uint8, tensor_flags::none, {2}, std::vector<std::uint32_t>{0xffff'fffbu}, 0, 0};
+    d.output_tensor.total_tensor_size_in_bytes = calc_buffer_tensor_size(d.output_tensor);
+    CHECK(d.output_tensor.total_tensor_size_in_bytes == 0xffff'fffcu);
+    d.input_window_sizes = {2};
     CHECK(validate(d) == std::nullopt);
 }
 

@@ -312,10 +312,10 @@ template <class T, std::size_t Rank> void random_view_case(rng_t& rng, int op) {
             c[i] = static_cast<std::ptrdiff_t>(pick(rng, 1, 3)) * (chance(rng, 50) ? -1 : 1);
             out_extents[i] = 1 + (b[i] - 1) / (c[i] < 0 ? -c[i] : c[i]);
         } else { // a: start, b: end
-            const bool foldable = !(mode == padding_mode::reflection && n == 1);
+            // Size-1 axes pad in every mode: REFLECTION repeats the element (DECISIONS 5).
             const auto most = static_cast<std::uint32_t>(Rank <= 2 ? 2 * n + 3 : Rank <= 4 ? n + 1 : 1);
-            a[i] = foldable ? pick(rng, 0, most) : 0;
-            b[i] = foldable ? pick(rng, 0, most) : 0;
+            a[i] = pick(rng, 0, most);
+            b[i] = pick(rng, 0, most);
             out_extents[i] = n + a[i] + b[i];
         }
     }

@@ -66,8 +66,18 @@ TEST_CASE("textbook: source_of folds pads larger than the axis, on both sides, i
 
 TEST_CASE("textbook: padding_axis_source has an answer for any t, and none for axes no tensor has", "[textbook]") {
     constexpr std::ptrdiff_t max = std::numeric_limits<std::ptrdiff_t>::max(), min = std::numeric_limits<std::ptrdiff_t>::min();
-    CHECK(textbook::padding_axis_source(padding_mode::reflection, 5, 1) == std::nullopt);
+    // REFLECTION of one element (period 0) repeats it, as DirectML 1.15.4 does (DECISIONS 5).
+    for (std::ptrdiff_t t : {std::ptrdiff_t{-1}, std::ptrdiff_t{-2}, std::ptrdiff_t{-7}, std::ptrdiff_t{1},
+                             std::ptrdiff_t{2}, std::ptrdiff_t{5}, std::ptrdiff_t{1} << 40, max, min, min + 1}) {
+        INFO("t " << t);
+        CHECK(textbook::padding_axis_source(padding_mode::reflection, t, 1) == 0);
+        CHECK(textbook::padding_axis_source(padding_mode::edge, t, 1) == 0);
+        CHECK(textbook::padding_axis_source(padding_mode::symmetric, t, 1) == 0);
+        CHECK(textbook::padding_axis_source(padding_mode::wrap, t, 1) == 0);
+        CHECK(textbook::padding_axis_source(padding_mode::constant, t, 1) == std::nullopt);
+    }
     CHECK(textbook::padding_axis_source(padding_mode::reflection, 0, 1) == 0); // inside is inside
+    CHECK(textbook::padding_axis_source(padding_mode::reflection, 5, 0) == std::nullopt);
     CHECK(textbook::padding_axis_source(padding_mode::wrap, 5, 0) == std::nullopt);
     CHECK(textbook::padding_axis_source(padding_mode::symmetric, -1, max) == std::nullopt);
     CHECK(textbook::padding_axis_source(padding_mode::symmetric, -1, -3) == std::nullopt);

@@ -4,6 +4,10 @@
 #include <catch2/catch.hpp>
 
 #include <dmlref/dmlref.hpp>
+#include <dmlref/textbook.hpp>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <bit>
 #include <cmath>
@@ -360,23 +364,70 @@ TEST_CASE("PADDING v0 float values: FLOAT32 keeps bits, FLOAT64 exact, FLOAT16 r
     CHECK(pad_value_v0<float16>(std::numeric_limits<float>::quiet_NaN()).bits == 0x7e00);
 }
 
-TEST_CASE("PADDING1 takes the union's bytes as they are (FLOAT16 as the UInt16 bits)", "[types][padding_value]") {
-    auto pad1 = [](data_type type, scalar_union value) {
+TEST_CASE("PADDING1 reads the union as DirectML 1.15.4 does: 8- and 16-bit types clamp its first 4 bytes",
+          "[types][padding_value]") {
+    // One element of padding before one input element: out[0] is the value, out[1] the input.
+    // Checked through execute (the engine) and textbook::execute (its own copy of the rule).
+    auto check = [](data_type type, std::array<std::uint8_t, 8> union_bytes, std::uint64_t expected) {
+        INFO(to_string(type) << " union bytes " << fmt::format("{:#04x}", fmt::join(union_bytes, " ")));
+        const std::size_t width = element_size(type);
+        scalar_union value;
+        value.bytes = union_bytes;
         const padding1_desc d{make_buffer_tensor_desc(type, {1}), make_buffer_tensor_desc(type, {2}),
                               padding_mode::constant, type, value, {1}, {0}};
-        std::vector<std::byte> in(d.input_tensor.total_tensor_size_in_bytes), out(d.output_tensor.total_tensor_size_in_bytes);
-        execute(d, in, out);
-        return out;
+        std::vector<std::byte> in(d.input_tensor.total_tensor_size_in_bytes, std::byte{0x5a});
+        for (auto* engine : {+[](const padding1_desc& x, std::span<const std::byte> i, std::span<std::byte> o) { execute(x, i, o); },
+                             +[](const padding1_desc& x, std::span<const std::byte> i, std::span<std::byte> o) {
+                                 textbook::execute(x, i, o);
+                             }}) {
+            std::vector<std::byte> out(d.output_tensor.total_tensor_size_in_bytes, std::byte{0xcc});
+            engine(d, in, out);
+            std::uint64_t element = 0;
+            std::memcpy(&element, out.data(), width); // little-endian
+            CHECK(element == expected);
+            for (std::size_t b = 0; b < width; ++b) CHECK(out[width + b] == std::byte{0x5a});
+        }
+        std::uint64_t planned = 0;
+        const auto bytes = detail::padding1_value(type, value);
+        std::memcpy(&planned, bytes.data(), width);
+        CHECK(planned == expected);
     };
-    const auto half = pad1(data_type::float16, scalar_union::of(std::uint16_t{0x7d01})); // a signalling NaN
-    CHECK(half[0] == std::byte{0x01});
-    CHECK(half[1] == std::byte{0x7d});
-    const auto f64 = pad1(data_type::float64, scalar_union::of(std::bit_cast<double>(0xfff0'0000'dead'beefull)));
-    std::uint64_t bits;
-    std::memcpy(&bits, f64.data(), 8);
-    CHECK(bits == 0xfff0'0000'dead'beefull);
-    const auto i8 = pad1(data_type::int8, scalar_union::of(std::int64_t{-2})); // the first byte only
-    CHECK(i8[0] == std::byte{0xfe});
+    using b8 = std::array<std::uint8_t, 8>;
+    for (data_type t : {data_type::int8, data_type::uint8}) {
+        check(t, b8{0xfe}, 0xfe);                                // bytes past the member zero: the member
+        check(t, b8{0x80}, 0x80);
+        check(t, b8{0xff}, 0xff);
+        check(t, b8{0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, 0xff); // Int64 -2: all ones, not 0xfe
+        check(t, b8{0x1f, 0x01}, 0xff);                          // byte 1 nonzero: too large
+        check(t, b8{0x05, 0x00, 0x01}, 0xff);                    // byte 2
+        check(t, b8{0x05, 0x00, 0x00, 0x80}, 0xff);              // byte 3
+        check(t, b8{0x05, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff}, 0x05); // bytes 4..7 ignored
+        check(t, b8{0x00, 0x00, 0x00, 0x00, 0x01}, 0x00);
+    }
+    for (data_type t : {data_type::int16, data_type::uint16, data_type::float16}) {
+        check(t, b8{0x01, 0x7d}, 0x7d01);                        // FLOAT16: a signalling NaN's bits, kept
+        check(t, b8{0xfd, 0xff}, 0xfffd);                        // Int16 -3
+        check(t, b8{0xff, 0xff}, 0xffff);
+        check(t, b8{0x1f, 0x01}, 0x011f);
+        check(t, b8{0xfd, 0xff, 0xff, 0xff}, 0xffff);            // Int32 -3: all ones, not 0xfffd
+        check(t, b8{0x34, 0x12, 0x01}, 0xffff);                  // byte 2 nonzero
+        check(t, b8{0x34, 0x12, 0x00, 0x01}, 0xffff);            // byte 3
+        check(t, b8{0x34, 0x12, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff}, 0x1234); // bytes 4..7 ignored
+    }
+    // FLOAT16 1.0 (0x3c00) with byte 2 set: 0x13c00 does not fit, so all ones (a NaN), not 1.0.
+    check(data_type::float16, b8{0x00, 0x3c, 0x01}, 0xffff);
+    check(data_type::float16, b8{0x00, 0x3c}, 0x3c00);
+    for (data_type t : {data_type::int32, data_type::uint32, data_type::float32}) {
+        check(t, b8{0x78, 0x56, 0x34, 0x12}, 0x1234'5678);      // the first 4 bytes as they are
+        check(t, b8{0x78, 0x56, 0x34, 0x12, 0xff, 0xff, 0xff, 0xff}, 0x1234'5678); // bytes 4..7 ignored
+        check(t, b8{0xff, 0xff, 0xff, 0xff, 0x01}, 0xffff'ffff);
+    }
+    check(data_type::float32, b8{0x01, 0x00, 0xa0, 0x7f}, 0x7fa0'0001); // a signalling NaN, kept
+    for (data_type t : {data_type::int64, data_type::uint64, data_type::float64}) {
+        check(t, b8{0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x88}, 0x8807'0605'0403'0201ull);
+        check(t, b8{0xef, 0xbe, 0xad, 0xde, 0x00, 0x00, 0xf0, 0xff}, 0xfff0'0000'dead'beefull); // a FLOAT64 NaN
+        check(t, b8{0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, 0xffff'ffff'ffff'fffeull);
+    }
     CHECK(scalar_union::of(std::int16_t{-3}).as<std::int16_t>() == -3);
     CHECK(scalar_union::of(1.5f).as<float>() == 1.5f);
     CHECK(scalar_union::of(float16::from_double(2.0)).as<std::uint16_t>() == 0x4000);

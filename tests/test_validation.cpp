@@ -207,8 +207,12 @@ TEST_CASE("more than 2^32 - 1 elements are rejected", "[validation]") {
     buffer_tensor_desc huge{data_type::uint8, tensor_flags::none, {65536, 65536, 65536, 65536, 65536}, {}, 1ull << 33, 0};
     expect_rejected(slice1_desc{huge, small, {0, 0, 0, 0, 0}, {1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}},
                     {"InputTensor.Sizes {65536, 65536, 65536, 65536, 65536} hold more than 2^64 elements"});
-    buffer_tensor_desc largest{data_type::uint8, tensor_flags::none, {65535, 65537}, {}, 1ull << 33, 0};
+    // 2^32 - 1 elements are allowed: broadcast, in 65537 bytes (packed, they would need 2^32 bytes,
+    // past the cap on TotalTensorSizeInBytes).
+    const buffer_tensor_desc largest = strided(data_type::uint8, {65535, 65537}, {0, 1});
     expect_valid(slice1_desc{largest, small, {0, 0}, {1, 1}, {1, 1}});
+    // The most a packed tensor can hold: 2^32 - 4 elements of one byte.
+    expect_valid(slice1_desc{packed(data_type::uint8, {65534, 65538}), small, {0, 0}, {1, 1}, {1, 1}});
 }
 
 TEST_CASE("TotalTensorSizeInBytes below DMLCalcBufferTensorSize is rejected", "[validation]") {
@@ -225,15 +229,30 @@ TEST_CASE("TotalTensorSizeInBytes below DMLCalcBufferTensorSize is rejected", "[
     expect_rejected(s, {"InputTensor.TotalTensorSizeInBytes = 252", "DMLCalcBufferTensorSize = 256"});
 }
 
-TEST_CASE("GuaranteedBaseOffsetAlignment must be 0 or a power of two at least the element size", "[validation]") {
+TEST_CASE("GuaranteedBaseOffsetAlignment must be 0 or a power of two of at least 16, as DirectML 1.15.4 requires", "[validation]") {
     auto d = slice1();
     d.input_tensor.guaranteed_base_offset_alignment = 24;
     expect_rejected(d, {"SLICE1: InputTensor.GuaranteedBaseOffsetAlignment = 24", "power of two",
-                        "element size (4)"});
-    d.input_tensor.guaranteed_base_offset_alignment = 2;
-    expect_rejected(d, {"InputTensor.GuaranteedBaseOffsetAlignment = 2"});
-    d.input_tensor.guaranteed_base_offset_alignment = 16;
+                        "no smaller than 16 (DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT)"});
+    // The documentation's element-size rule would allow these; DirectML refuses them.
+    for (std::uint32_t a : {1u, 2u, 4u, 8u}) {
+        d.input_tensor.guaranteed_base_offset_alignment = a;
+        expect_rejected(d, {fmt::format("InputTensor.GuaranteedBaseOffsetAlignment = {} must be", a)});
+    }
+    for (std::uint32_t a : {16u, 256u, 0x8000'0000u}) {
+        d.input_tensor.guaranteed_base_offset_alignment = a;
+        expect_valid(d);
+    }
+}
+
+TEST_CASE("TotalTensorSizeInBytes of 2^32 or more is rejected, as DirectML 1.15.4 does", "[validation]") {
+    auto d = slice1();
+    d.input_tensor.total_tensor_size_in_bytes = 0xffff'ffffu;
     expect_valid(d);
+    d.input_tensor.total_tensor_size_in_bytes = 0x1'0000'0000u;
+    expect_rejected(d, {"SLICE1: InputTensor.TotalTensorSizeInBytes = 4294967296 is more than 4294967295 (2^32 - 1)"});
+    d.input_tensor.total_tensor_size_in_bytes = UINT64_MAX;
+    expect_rejected(d, {"InputTensor.TotalTensorSizeInBytes = 18446744073709551615 is more than"});
 }
 
 TEST_CASE("an output must not broadcast or overlap itself, but an input may", "[validation]") {
@@ -400,9 +419,54 @@ TEST_CASE("SLICE (v0) may not read outside the input", "[validation]") {
     d.offsets[2] = 1;
     expect_rejected(d, {"SLICE: Offsets[2] + (Sizes[2] - 1) * Strides[2] = 1 + (3 - 1) * 2 = 5 is outside "
                         "InputTensor.Sizes[2] = 4"});
+    // The largest stride: the last read is counted in 64 bits, no 32-bit wrap-around.
     d = slice0();
-    d.strides[3] = 0xffffffffu; // no 32-bit wrap-around
-    expect_rejected(d, {"SLICE: Offsets[3] + (Sizes[3] - 1) * Strides[3] = 2 + (2 - 1) * 4294967295 = 4294967297"});
+    d.strides[3] = 0x7fff'ffffu;
+    expect_rejected(d, {"SLICE: Offsets[3] + (Sizes[3] - 1) * Strides[3] = 2 + (2 - 1) * 2147483647 = 2147483649 is "
+                        "outside InputTensor.Sizes[3] = 4"});
+    d.offsets[3] = 0xffff'ffffu;
+    expect_rejected(d, {"SLICE: Offsets[3] + (Sizes[3] - 1) * Strides[3] = 4294967295 + (2 - 1) * 2147483647 = "
+                        "6442450942 is outside"});
+}
+
+TEST_CASE("SLICE (v0) Strides are at most 2^31 - 1, as DirectML 1.15.4 requires", "[validation]") {
+    // 2^31 - 1 is accepted where the read stays inside: on the axes of one output element.
+    auto d = slice0();
+    d.strides[0] = d.strides[1] = 0x7fff'ffffu;
+    expect_valid(d);
+    // It reads what stride 1 reads.
+    {
+        std::vector<float> in(16), by_large(6), by_one(6);
+        for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i + 1);
+        execute(d, std::as_bytes(std::span(in)), std::as_writable_bytes(std::span(by_large)));
+        execute(slice0(), std::as_bytes(std::span(in)), std::as_writable_bytes(std::span(by_one)));
+        CHECK(by_large == by_one);
+        CHECK(by_one == std::vector<float>{7, 8, 11, 12, 15, 16});
+    }
+    // 2^31 and above are refused, on any axis, whatever the window.
+    for (std::uint32_t stride : {0x8000'0000u, 0x8000'0001u, 0xffff'fffeu, 0xffff'ffffu}) {
+        for (std::size_t axis : {std::size_t{0}, std::size_t{1}}) {
+            d = slice0();
+            d.strides[axis] = stride;
+            expect_rejected(d, {fmt::format("SLICE: Strides[{}] = {} is more than 2147483647 (2^31 - 1); DirectML "
+                                            "refuses larger strides",
+                                            axis, stride)});
+        }
+    }
+    // The cap is checked before the last-read bound: a read outside the input with a stride of
+    // 2^31 names the stride.
+    d = slice0();
+    d.strides[3] = 0x8000'0000u;
+    const auto message = validate(d);
+    REQUIRE(message);
+    CHECK(*message == "SLICE: Strides[3] = 2147483648 is more than 2147483647 (2^31 - 1); DirectML refuses larger strides");
+    CHECK_THAT(*message, !Contains("outside"));
+    // SLICE1's signed strides are not capped so: -2^31 and 2^31 - 1 are accepted.
+    for (std::int32_t stride : {std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()}) {
+        auto s = slice1();
+        s.input_window_strides[0] = stride;
+        expect_valid(s);
+    }
 }
 
 // ---- PADDING / PADDING1 -----------------------------------------------------------------------
@@ -417,13 +481,53 @@ TEST_CASE("PADDING output sizes must be input + start + end", "[validation]") {
     expect_rejected(p, {"PADDING: OutputTensor.Sizes[2] = 8 should be", "= 4 + 1 + 2 = 7"});
 }
 
-TEST_CASE("REFLECTION of a size-1 axis with padding is rejected (DECISIONS 5)", "[validation]") {
+TEST_CASE("REFLECTION of a size-1 axis repeats its element, as DirectML does", "[validation]") {
+    // DirectML 1.15.4 accepts REFLECTION of one element (period 0) and repeats it, as EDGE does
+    // (DECISIONS 5). So do SYMMETRIC and WRAP, whose periods are 2 and 1 there.
     auto d = padding1();
     d.start_padding[1] = 1;
     d.output_tensor = packed(data_type::float32, {1, 2, 8, 10});
-    expect_rejected(d, {"PADDING1: REFLECTION of InputTensor.Sizes[1] = 1 with StartPadding[1] = 1 and EndPadding[1] = 0"});
-    d.padding_mode = padding_mode::symmetric; // the other modes are defined there
     expect_valid(d);
+    expect_valid(padding_desc{d.input_tensor, d.output_tensor, padding_mode::reflection, 9.0f, d.start_padding,
+                              d.end_padding});
+
+    // A {1, 2} input padded on its size-1 axis by 1 before and 5 after: every output row is the
+    // input row; the other axis (size 2) pads by 1 each side with its own fold.
+    for (padding_mode mode : {padding_mode::reflection, padding_mode::edge, padding_mode::symmetric, padding_mode::wrap}) {
+        INFO("mode " << to_string(mode));
+        const padding1_desc p{packed(data_type::float32, {1, 2}), packed(data_type::float32, {7, 4}), mode,
+                              data_type::float32, scalar_union::of(-7.0f), {1, 1}, {5, 1}};
+        expect_valid(p);
+        const std::vector<float> in{3.0f, 4.0f};
+        std::vector<float> out(28, -1.0f);
+        execute(p, std::as_bytes(std::span(in)), std::as_writable_bytes(std::span(out)));
+        // Axis 1 (n = 2): REFLECTION 4 3 4 3, EDGE 3 3 4 4, SYMMETRIC 3 3 4 4, WRAP 4 3 4 3.
+        const std::vector<float> row = mode == padding_mode::reflection || mode == padding_mode::wrap
+                                           ? std::vector<float>{4, 3, 4, 3}
+                                           : std::vector<float>{3, 3, 4, 4};
+        for (std::ptrdiff_t r = 0; r < 7; ++r) {
+            INFO("row " << r);
+            CHECK(std::vector<float>(out.begin() + 4 * r, out.begin() + 4 * r + 4) == row);
+        }
+        // PADDING (v0) agrees.
+        std::vector<float> out0(28, -1.0f);
+        execute(padding_desc{p.input_tensor, p.output_tensor, mode, -7.0f, p.start_padding, p.end_padding},
+                std::as_bytes(std::span(in)), std::as_writable_bytes(std::span(out0)));
+        CHECK(out0 == out);
+    }
+    // Only CONSTANT writes its value there.
+    const padding1_desc c{packed(data_type::float32, {1}), packed(data_type::float32, {4}), padding_mode::constant,
+                          data_type::float32, scalar_union::of(-7.0f), {1}, {2}};
+    const float one = 3.0f;
+    std::vector<float> out(4);
+    execute(c, std::as_bytes(std::span(&one, 1)), std::as_writable_bytes(std::span(out)));
+    CHECK(out == std::vector<float>{-7, 3, -7, -7});
+
+    // The typed view function too, with pads far larger than the axis.
+    tensor<std::int16_t, 1> single({1}, {42});
+    tensor<std::int16_t, 1> padded({1 + 9 + 17});
+    pad<std::int16_t, 1>(single.view(), padded.view(), padding_mode::reflection, -1, {9}, {17});
+    CHECK(std::all_of(padded.values().begin(), padded.values().end(), [](std::int16_t v) { return v == 42; }));
 }
 
 TEST_CASE("SYMMETRIC needs feature level 3_0", "[validation]") {
@@ -507,22 +611,38 @@ TEST_CASE("overlapping input and output buffers are rejected (no in-place)", "[v
 TEST_CASE("validation never overflows on extreme strides", "[validation]") {
     // The last element sits about 2^64 elements away: DMLCalcBufferTensorSize saturates, and a
     // TotalTensorSizeInBytes of 2^64 - 1 must not make that look like a fit.
+    // The input is the largest packed one DirectML accepts (2^32 - 4 bytes).
     auto d = slice1_desc{packed(data_type::uint8, {1}), strided(data_type::uint8, {1}, {1}), {0}, {1}, {1}};
     d.output_tensor = {data_type::uint8, tensor_flags::none, {0xffffffffu}, std::vector<std::uint32_t>{0xffffffffu},
                        std::numeric_limits<std::uint64_t>::max(), 0};
-    d.input_tensor.sizes = {0xffffffffu};
-    d.input_tensor.total_tensor_size_in_bytes = 0x1'0000'0000ull;
-    d.input_window_sizes = {0xffffffffu};
+    d.input_tensor = packed(data_type::uint8, {0xffff'fffcu});
+    d.input_window_sizes = {0xffff'fffcu};
     CHECK(calc_buffer_tensor_size(d.output_tensor) == std::numeric_limits<std::uint64_t>::max());
     expect_rejected(d, {"SLICE1: OutputTensor.Strides {4294967295} with OutputTensor.Sizes {4294967295} reach 2^64",
                         "dmlref addresses at most 9223372036854775807"});
-    // Strides that fit: the buffers decide.
+    // Strides inside 64 bits, 2^20 elements 2^32 - 1 apart (2^52 bytes): past DirectML's cap on
+    // TotalTensorSizeInBytes, counted without wrapping.
     d.output_tensor = strided(data_type::uint8, {0x10'0000u}, {0xffffffffu});
     d.input_tensor = packed(data_type::uint8, {0x10'0000u});
     d.input_window_sizes = {0x10'0000u};
+    const std::uint64_t span = 0xf'ffffull * 0xffff'ffffull + 1; // the last element's index + 1
+    CHECK(calc_buffer_tensor_size(d.output_tensor) == (span + 3) / 4 * 4);
+    expect_rejected(d, {fmt::format("SLICE1: OutputTensor.TotalTensorSizeInBytes = {} is more than 4294967295",
+                                    (span + 3) / 4 * 4)});
+    // The largest stride that fits, 2^32 - 5 between two elements (the last at byte 2^32 - 5):
+    // the buffers decide.
+    d.output_tensor = strided(data_type::uint8, {2}, {0xffff'fffbu});
+    d.input_tensor = packed(data_type::uint8, {0x10'0000u});
+    d.input_window_sizes = {2};
+    CHECK(d.output_tensor.total_tensor_size_in_bytes == 0xffff'fffcu);
     expect_valid(d);
+    d.output_tensor = strided(data_type::uint8, {2}, {0xffff'fffcu});
+    expect_rejected(d, {"SLICE1: OutputTensor.TotalTensorSizeInBytes = 4294967296 is more than 4294967295"});
+    d.output_tensor = strided(data_type::uint8, {2}, {0xffff'fffbu});
     std::vector<std::byte> in(16), out(16, sentinel);
     expect_buffer_rejected(d, in, out, {"the buffer bound to InputTensor has 16 bytes"});
+    expect_buffer_rejected(d, std::vector<std::byte>(0x10'0000u), out,
+                           {"the buffer bound to OutputTensor has 16 bytes; OutputTensor.TotalTensorSizeInBytes is 4294967292"});
 }
 
 // ---- typed view functions ---------------------------------------------------------------------
@@ -604,10 +724,14 @@ TEST_CASE("pad over views checks pads, sizes and mode", "[validation][views]") {
                       Contains("pad: OutputTensor.Sizes[1] = 5 should be InputTensor.Sizes[1] + StartPadding[1] + EndPadding[1] = 3 + 1 + 2 = 6"));
     CHECK_THROWS_WITH((pad<double, 2>(in.view(), out.view(), static_cast<padding_mode>(8), 0.0, {1, 1}, {1, 1})),
                       Contains("pad: PaddingMode is 8"));
-    tensor<double, 2> row({1, 3}), padded_row({3, 3});
-    CHECK_THROWS_WITH((pad<double, 2>(row.view(), padded_row.view(), padding_mode::reflection, 0.0, {1, 0}, {1, 0})),
-                      Contains("pad: REFLECTION of InputTensor.Sizes[0] = 1"));
-    CHECK_NOTHROW((pad<double, 2>(row.view(), padded_row.view(), padding_mode::edge, 0.0, {1, 0}, {1, 0})));
+    // REFLECTION of a size-1 axis is accepted (DirectML repeats the element, DECISIONS 5), and
+    // gives what EDGE gives.
+    tensor<double, 2> row({1, 3}, {1.5, 2.5, 3.5}), padded_row({3, 3}), edge_row({3, 3});
+    REQUIRE_NOTHROW((pad<double, 2>(row.view(), padded_row.view(), padding_mode::reflection, 0.0, {1, 0}, {1, 0})));
+    CHECK(std::vector<double>(padded_row.values().begin(), padded_row.values().end()) ==
+          std::vector<double>{1.5, 2.5, 3.5, 1.5, 2.5, 3.5, 1.5, 2.5, 3.5});
+    CHECK_NOTHROW((pad<double, 2>(row.view(), edge_row.view(), padding_mode::edge, 0.0, {1, 0}, {1, 0})));
+    CHECK(std::equal(padded_row.values().begin(), padded_row.values().end(), edge_row.values().begin()));
 }
 
 TEST_CASE("messages fill their fields as fmt::format does", "[validation]") {

@@ -115,9 +115,9 @@ template <class T, std::size_t Rank> void check_pad_grid() {
         index_array<Rank> start{}, end{}, out_extents{};
         for (std::size_t i = 0; i < Rank; ++i) {
             const bool padded = Rank <= 3 || i % 3 == 0; // keep rank 8 small
-            const bool foldable = !(mode == padding_mode::reflection && extents[i] == 1);
-            start[i] = padded && foldable ? static_cast<std::ptrdiff_t>(i % 2 ? 1 : 2 * extents[i] + 1) : 0;
-            end[i] = padded && foldable ? static_cast<std::ptrdiff_t>(i % 2 ? extents[i] + 2 : 0) : 0;
+            // Size-1 axes are padded too, in every mode: REFLECTION repeats the element (DECISIONS 5).
+            start[i] = padded ? static_cast<std::ptrdiff_t>(i % 2 ? 1 : 2 * extents[i] + 1) : 0;
+            end[i] = padded ? static_cast<std::ptrdiff_t>(i % 2 ? extents[i] + 2 : 0) : 0;
             out_extents[i] = extents[i] + start[i] + end[i];
         }
         std::vector<T> in_storage, out_storage;

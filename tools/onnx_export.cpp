@@ -168,7 +168,8 @@ std::variant<node_plan, std::string> plan_of(const operator_desc& desc) {
         [&](const auto& d) -> std::variant<node_plan, std::string> {
             using D = std::decay_t<decltype(d)>;
             if constexpr (std::is_same_v<D, padding1_desc>) {
-                return plan_padding(d, std::span<const std::byte, 8>(std::as_bytes(std::span(d.padding_value.bytes))));
+                const auto value = dmlref::detail::padding1_value(d.output_tensor.data_type, d.padding_value);
+                return plan_padding(d, std::span<const std::byte, 8>(value));
             } else if constexpr (std::is_same_v<D, padding_desc>) {
                 const auto value = dmlref::detail::padding_v0_value(d.output_tensor.data_type, d.padding_value);
                 return plan_padding(d, std::span<const std::byte, 8>(value));

@@ -336,6 +336,15 @@ inline data_type random_type_of_at_least(rng_t& rng, std::size_t bytes) {
     return options[pick_index(rng, options.size())];
 }
 
+/// A random type of one byte (INT8, UINT8): the only ones whose tensors of about 2^32 elements
+/// stay under DirectML's cap of 2^32 - 1 bytes (max_total_tensor_size_in_bytes).
+inline data_type random_byte_type(rng_t& rng) {
+    std::vector<data_type> options;
+    for (data_type t : movable_data_types)
+        if (element_size(t) == 1) options.push_back(t);
+    return options[pick_index(rng, options.size())];
+}
+
 /// Another movable type whose width is (`same`) or is not the width of `t`; `narrower` keeps to
 /// narrower ones.
 inline data_type other_type(rng_t& rng, data_type t, bool same, bool narrower = false) {
@@ -478,10 +487,13 @@ inline std::vector<std::uint32_t>* pads_ref(operator_desc& d, bool end) {
     }, d);
 }
 
-/// Raises the base's TotalTensorSizeInBytes so that the mutated tensor fits it too (the base stays valid).
+/// Raises the base's TotalTensorSizeInBytes so that the mutated tensor fits it too, as far as
+/// DirectML's cap of 2^32 - 1 bytes allows: the base stays valid, and a mutated tensor of more
+/// bytes keeps the largest TotalTensorSizeInBytes DirectML accepts.
 inline void make_room(operator_desc& base, bool output, std::uint64_t bytes) {
     auto& t = tensor_ref(base, output);
-    t.total_tensor_size_in_bytes = std::max(t.total_tensor_size_in_bytes, bytes);
+    t.total_tensor_size_in_bytes =
+        std::max(t.total_tensor_size_in_bytes, std::min(bytes, max_total_tensor_size_in_bytes));
 }
 
 inline std::string sizes_text(const std::vector<std::uint32_t>& v) { return fmt::format("{{{}}}", fmt::join(v, ", ")); }
@@ -712,7 +724,9 @@ inline void add_tensor_classes(class_table& t) {
             for (std::size_t i = 0; i < tensor.sizes.size(); ++i) last += std::uint64_t{tensor.sizes[i] - 1} * (*tensor.strides)[i];
             return last;
         };
-        // wraps: TotalTensorSizeInBytes as 32-bit arithmetic gives it; at 2^32: the 64-bit size.
+        // wraps: TotalTensorSizeInBytes as 32-bit arithmetic gives it (the base made that large);
+        // at 2^32: the 64-bit size, past DirectML's cap of 2^32 - 1 bytes, so that no valid base
+        // holds it: Strides and TotalTensorSizeInBytes change together (coupled).
         for (const bool wraps : {true, false})
             add(t.invalid,
                 field(wraps ? "Strides: last element's index wraps 2^32 (TotalTensorSizeInBytes as in 32 bits)"
@@ -722,16 +736,25 @@ inline void add_tensor_classes(class_table& t) {
                     auto& tensor = tensor_ref(base, out);
                     auto mutated = tensor;
                     (*mutated.strides)[k] = raise_stride(tensor, k, two_32);
-                    make_room(base, out, wraps ? wrapped_size(mutated) : calc_buffer_tensor_size(mutated));
+                    if (wraps) make_room(base, out, wrapped_size(mutated));
+                    else mutated.total_tensor_size_in_bytes = calc_buffer_tensor_size(mutated);
                     built b = change(base, field("Strides"));
+                    if (!wraps) {
+                        b.fields.push_back(field("TotalTensorSizeInBytes"));
+                        b.coupled = true;
+                    }
                     b.detail = fmt::format("axis {} (size {}): stride {} -> {}; last index {} (mod 2^32: {}); "
-                                           "TotalTensorSizeInBytes {}",
+                                           "TotalTensorSizeInBytes {}{}",
                                            k, tensor.sizes[k], (*tensor.strides)[k], (*mutated.strides)[k],
                                            last_index(mutated), last_index(mutated) % two_32,
-                                           tensor.total_tensor_size_in_bytes);
+                                           tensor.total_tensor_size_in_bytes,
+                                           wraps ? "" : fmt::format(" -> {}", mutated.total_tensor_size_in_bytes));
                     tensor_ref(b.desc, out).strides = mutated.strides;
+                    if (!wraps) tensor_ref(b.desc, out).total_tensor_size_in_bytes = mutated.total_tensor_size_in_bytes;
                     return b;
                 });
+        // TotalTensorSizeInBytes stays 2^32 - 1 (make_room), the most DirectML accepts: a size
+        // counted in elements, or in bytes modulo 2^32, would fit it.
         add(t.invalid, field("Strides: DMLCalcBufferTensorSize above 2^32 bytes, last index below 2^32"), any_op,
             [=](rng_t& rng, operator_type op) {
                 auto [base, k] = strided_axis_base(rng, op, random_type_of_at_least(rng, 2), 2);
@@ -747,28 +770,29 @@ inline void add_tensor_classes(class_table& t) {
                 return b;
             });
         // A base with one big axis (every other size 1, no padding, BlockSize 1), explicit packed
-        // strides, whose stride then becomes UINT32_MAX.
+        // strides, whose stride then becomes UINT32_MAX. TotalTensorSizeInBytes is 2^32 - 1 (make_room),
+        // the most DirectML accepts, so that a size that wraps below it would look like a fit.
+        // past 2^63: (2^31 / s + 1) * (2^32 - 1) * s bytes for elements of s bytes, a base of about 2^31 bytes.
         struct big_stride {
             std::string what;
-            std::uint32_t axis_size;
-            std::size_t min_bytes;
-            bool total_max;
+            std::uint32_t axis_size; ///< 0: 2^31 / element size + 2
         };
         for (const big_stride& v : std::vector<big_stride>{
-                 {"Strides: UINT32_MAX on an axis of 2^25 + 2 elements (span past 2^57 elements)", (1u << 25) + 2, 1, false},
-                 {"Strides: UINT32_MAX on an axis of 2^30 elements (DMLCalcBufferTensorSize past 2^63 bytes)", 1u << 30, 4,
-                  true}})
+                 {"Strides: UINT32_MAX on an axis of 2^25 + 2 elements (span past 2^57 elements)", (1u << 25) + 2},
+                 {"Strides: UINT32_MAX on an axis of 2^31 / element size + 2 elements (DMLCalcBufferTensorSize past 2^63 bytes)",
+                  0}})
             add(t.invalid, field(v.what), any_op, [=](rng_t& rng, operator_type op) {
                 const std::size_t rank = rank_from(rng, op, 1, 4);
                 const std::size_t k = pick_index(rng, rank);
+                const data_type type = random_type(rng);
                 std::vector<std::uint32_t> sizes(rank, 1);
-                sizes[k] = v.axis_size;
-                operator_desc base = realize(neutral_recipe(rng, op, random_type_of_at_least(rng, v.min_bytes), sizes, 1, true));
+                sizes[k] = v.axis_size ? v.axis_size : static_cast<std::uint32_t>(0x8000'0000u / element_size(type) + 2);
+                operator_desc base = realize(neutral_recipe(rng, op, type, sizes, 1, true));
                 auto& tensor = tensor_ref(base, out);
                 tensor.strides = packed_strides(tensor.sizes);
                 auto mutated = tensor;
                 (*mutated.strides)[k] = u32_max;
-                make_room(base, out, v.total_max ? std::numeric_limits<std::uint64_t>::max() : calc_buffer_tensor_size(mutated));
+                make_room(base, out, calc_buffer_tensor_size(mutated));
                 built b = change(base, field("Strides"));
                 b.detail = fmt::format("axis {} of {}: stride {} -> 4294967295; TotalTensorSizeInBytes {}", k,
                                        sizes_text(tensor.sizes), (*tensor.strides)[k], tensor.total_tensor_size_in_bytes);
@@ -799,8 +823,9 @@ inline void add_tensor_classes(class_table& t) {
                 return b;
             });
 
-        // GuaranteedBaseOffsetAlignment
-        for (const std::string name : {"1", "3", "element size / 2", "element size", "8", "2^31"})
+        // GuaranteedBaseOffsetAlignment: DirectML 1.15.4 takes 0 or a power of two of at least 16
+        // (its documentation: at least the element size, so "element size" and "8" probe the gap).
+        for (const std::string name : {"1", "3", "element size / 2", "element size", "8"})
             add(t.invalid, field("GuaranteedBaseOffsetAlignment: ") + name, any_op, [=](rng_t& rng, operator_type op) {
                 const data_type type = name == "element size / 2" ? random_type_of_at_least(rng, 2) : random_type(rng);
                 built b = change(random_base(rng, op, type), field("GuaranteedBaseOffsetAlignment"));
@@ -809,8 +834,7 @@ inline void add_tensor_classes(class_table& t) {
                                             : name == "3"                ? 3
                                             : name == "element size / 2" ? size / 2
                                             : name == "element size"     ? size
-                                            : name == "8"                ? 8
-                                                                         : 0x8000'0000u;
+                                                                         : 8;
                 tensor_ref(b.desc, out).guaranteed_base_offset_alignment = value;
                 b.detail = fmt::format("0 -> {} ({})", value, to_string(type));
                 return b;
@@ -824,7 +848,7 @@ inline void add_tensor_classes(class_table& t) {
             for (bool out : {false, true}) tensor_ref(d, out).total_tensor_size_in_bytes = calc_buffer_tensor_size(tensor_ref(d, out));
             return valid(d);
         });
-    for (const std::uint32_t alignment : {16u, 256u})
+    for (const std::uint32_t alignment : {16u, 256u, 0x8000'0000u})
         add(t.valid, fmt::format("valid: GuaranteedBaseOffsetAlignment = {} on both tensors", alignment), any_op,
             [=](rng_t& rng, operator_type op) {
                 operator_desc d = random_base(rng, op, random_type(rng));
@@ -851,33 +875,39 @@ inline void add_tensor_classes(class_table& t) {
     for (const data_type type : movable_data_types)
         add(t.valid, fmt::format("valid: DataType {}", to_string(type)), any_op,
             [=](rng_t& rng, operator_type op) { return valid(random_base(rng, op, type)); });
-    // 2^32 - 1 = 65537 * 65535 elements.
-    add(t.valid, "valid: InputTensor of 2^32 - 1 elements", any_op, [](rng_t& rng, operator_type op) {
-        const std::size_t rank = rank_from(rng, op, 2);
-        const auto [i, j] = two_axes(rng, rank);
-        return valid(realize(neutral_recipe(rng, op, random_type(rng), two_axis_sizes(rank, i, 65537, j, 65535), 1, false)));
-    });
-    add(t.valid, "valid: OutputTensor of 2^32 - 1 elements", [](operator_type op) { return !is_depth_space(op); },
+    // The largest packed tensor DirectML accepts: 2^32 - 4 = 65538 * 65534 elements of one byte
+    // (DMLCalcBufferTensorSize rounds up to 4, and TotalTensorSizeInBytes is at most 2^32 - 1).
+    add(t.valid, "valid: InputTensor of 2^32 - 4 elements (one byte each, the largest DirectML accepts)", any_op,
         [](rng_t& rng, operator_type op) {
             const std::size_t rank = rank_from(rng, op, 2);
             const auto [i, j] = two_axes(rng, rank);
+            return valid(
+                realize(neutral_recipe(rng, op, random_byte_type(rng), two_axis_sizes(rank, i, 65538, j, 65534), 1, false)));
+        });
+    add(t.valid, "valid: OutputTensor of 2^32 - 4 elements (one byte each, the largest DirectML accepts)",
+        [](operator_type op) { return !is_depth_space(op); }, [](rng_t& rng, operator_type op) {
+            const std::size_t rank = rank_from(rng, op, 2);
+            const auto [i, j] = two_axes(rng, rank);
             if (is_slice_op(op))
-                return valid(realize(neutral_recipe(rng, op, random_type(rng), two_axis_sizes(rank, i, 65537, j, 65535), 1, true)));
-            recipe r = neutral_recipe(rng, op, random_type(rng), two_axis_sizes(rank, i, 65537, j, 65533), 1, false);
+                return valid(
+                    realize(neutral_recipe(rng, op, random_byte_type(rng), two_axis_sizes(rank, i, 65538, j, 65534), 1, true)));
+            recipe r = neutral_recipe(rng, op, random_byte_type(rng), two_axis_sizes(rank, i, 65538, j, 65532), 1, false);
             r.start[j] = r.end[j] = 1;
             return valid(realize(r));
         });
 }
 
 // Element counts at 2^32 and wrapping it: one field for SLICE(1) (a larger input keeps the
-// window), both tensors' Sizes for the others (their output follows the input).
+// window), both tensors' Sizes for the others (their output follows the input). 2^32 elements
+// are of one byte, so that the base (2^32 - 2^16 or 2^32 - 2^17 elements) is valid; its
+// TotalTensorSizeInBytes is then 2^32 - 1 (make_room), one byte short of the mutated tensor's.
 inline void add_count_classes(class_table& t) {
     for (const bool wraps : {false, true}) {
         const std::string what = wraps ? "element count wraps 2^32 (TotalTensorSizeInBytes as in 32 bits)" : "2^32 elements";
         const auto build = [=](rng_t& rng, operator_type op) {
             const std::size_t rank = rank_from(rng, op, 2);
             auto [i, j] = two_axes(rng, rank);
-            const data_type type = random_type(rng);
+            const data_type type = wraps ? random_type(rng) : random_byte_type(rng);
             // 2^32: 65536 * 65536 (base 65535 * 65536); wraps: 65537 * 65537 = 2^32 + 131073 (base 65537 * 1).
             std::vector<std::uint32_t> before = wraps ? two_axis_sizes(rank, i, 65537, j, 1) : two_axis_sizes(rank, i, 65535, j, 65536);
             std::vector<std::uint32_t> after = wraps ? two_axis_sizes(rank, i, 65537, j, 65537) : two_axis_sizes(rank, i, 65536, j, 65536);
@@ -938,9 +968,10 @@ inline void add_depth_space_classes(class_table& t) {
                                          : depth_space_recipe(rng, op, type, b, 1, first, 1, 1);
         return valid(base_of(rng, r, layout::random, layout::random), fmt::format("BlockSize {}", b));
     });
-    // D2S {1, 65535 * 65535, 1, 1} -> {1, 1, 65535, 65535}; S2D the other way: 2^32 - 2^17 + 1 elements.
+    // D2S {1, 65535 * 65535, 1, 1} -> {1, 1, 65535, 65535}; S2D the other way: 2^32 - 2^17 + 1
+    // elements, of one byte (wider ones pass DirectML's cap of 2^32 - 1 bytes).
     add(t.valid, "valid: BlockSize 2^16 - 1 (the largest whose square fits in 32 bits)", ds, [](rng_t& rng, operator_type op) {
-        return valid(realize(depth_space_recipe(rng, op, random_type(rng), 65535, 1, 1, 1, 1)));
+        return valid(realize(depth_space_recipe(rng, op, random_byte_type(rng), 65535, 1, 1, 1, 1)));
     });
     add(t.valid, "valid: BlockSize 3, H != W", ds, [](rng_t& rng, operator_type op) {
         const std::uint32_t h = pick(rng, 1, 3), n = pick(rng, 1, 2), c = pick(rng, 1, 2);
@@ -1134,16 +1165,18 @@ inline void add_slice_classes(class_table& t) {
         });
         return valid(layouts(rng, r), fmt::format("axis {}", k));
     });
-    // An axis of 2^32 - 1 elements (the others 1), one element copied from its index 2^32 - 2.
-    add(t.valid, "valid: one element at index 2^32 - 2 of an axis of 2^32 - 1 elements", slices, [](rng_t& rng, operator_type op) {
-        const std::size_t rank = pick(rng, 1, 8), k = pick_index(rng, rank);
-        std::vector<std::uint32_t> sizes(rank, 1);
-        sizes[k] = u32_max;
-        recipe r = neutral_recipe(rng, op, random_type(rng), sizes, 1, false);
-        const std::int64_t stride = pick(rng, 1, 3);
-        set_window(r, k, u32_max - 1, 1, op == operator_type::slice1 && chance(rng, 50) ? -stride : stride);
-        return valid(realize(r), fmt::format("axis {}", k));
-    });
+    // An axis of 2^32 - 4 elements of one byte (the others 1; the largest DirectML accepts), one
+    // element copied from its last index, 2^32 - 5.
+    add(t.valid, "valid: one element at index 2^32 - 5 of an axis of 2^32 - 4 elements (one byte each)", slices,
+        [](rng_t& rng, operator_type op) {
+            const std::size_t rank = pick(rng, 1, 8), k = pick_index(rng, rank);
+            std::vector<std::uint32_t> sizes(rank, 1);
+            sizes[k] = u32_max - 3;
+            recipe r = neutral_recipe(rng, op, random_byte_type(rng), sizes, 1, false);
+            const std::int64_t stride = pick(rng, 1, 3);
+            set_window(r, k, u32_max - 4, 1, op == operator_type::slice1 && chance(rng, 50) ? -stride : stride);
+            return valid(realize(r), fmt::format("axis {}", k));
+        });
     add(t.valid, "valid: Strides beyond the axis, one element", v0, [=](rng_t& rng, operator_type op) {
         auto [r, k] = shaped(rng, op, [&](rng_t& g, recipe& x, std::size_t axis) {
             const std::uint32_t offset = pick(g, 0, x.in[axis] - 1);
@@ -1391,18 +1424,19 @@ inline void add_padding_classes(class_table& t) {
             b.detail = fmt::format("CONSTANT -> {}; axis {} of {}: pads {}, {}", to_string(c.mode), k, r.in[k], r.start[k], r.end[k]);
             return b;
         });
-    // Pads near 2^31 on both sides of one axis: 2^32 - 1 output elements at most, the other axes size 1.
+    // Pads near 2^31 on both sides of one axis: 2^32 - 4 output elements of one byte at most (the
+    // largest tensor DirectML accepts), the other axes size 1.
     const auto near_2_31 = [](rng_t& rng, operator_type op) {
         const std::size_t rank = pick(rng, 1, 8), k = pick_index(rng, rank);
         std::vector<std::uint32_t> sizes(rank, 1);
         sizes[k] = pick(rng, 1, 12);
-        recipe r = neutral_recipe(rng, op, random_type(rng), sizes, 1, false);
+        recipe r = neutral_recipe(rng, op, random_byte_type(rng), sizes, 1, false);
         r.mode = padding_mode::constant;
         r.start[k] = 0x8000'0000u + pick(rng, 0, 1000);
-        r.end[k] = u32_max - sizes[k] - r.start[k] - pick(rng, 0, 1000);
+        r.end[k] = u32_max - 3 - sizes[k] - r.start[k] - pick(rng, 0, 1000);
         return std::pair{r, k};
     };
-    add(t.valid, "valid: CONSTANT, pads near 2^31 (up to 2^32 - 1 output elements)", pads, [=](rng_t& rng, operator_type op) {
+    add(t.valid, "valid: CONSTANT, pads near 2^31 (up to 2^32 - 4 output elements of one byte)", pads, [=](rng_t& rng, operator_type op) {
         auto [r, k] = near_2_31(rng, op);
         return valid(realize(r), fmt::format("axis {} of {}: pads {}, {}", k, r.in[k], r.start[k], r.end[k]));
     });

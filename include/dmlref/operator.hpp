@@ -342,11 +342,19 @@ inline std::optional<std::string> check_tensor(std::string_view op, operator_typ
     if (const std::uint64_t needed = calc_buffer_tensor_size(t); t.total_tensor_size_in_bytes < needed)
         return detail::message("{}: {}.TotalTensorSizeInBytes = {} is less than DMLCalcBufferTensorSize = {}", op, field,
                                t.total_tensor_size_in_bytes, needed);
+    // DirectML 1.15.4 refuses a buffer tensor of 2^32 bytes or more (its documentation caps only
+    // the element count): docs/directml.md.
+    if (t.total_tensor_size_in_bytes > max_total_tensor_size_in_bytes)
+        return detail::message("{}: {}.TotalTensorSizeInBytes = {} is more than {} (2^32 - 1); DirectML refuses larger "
+                               "buffer tensors",
+                               op, field, t.total_tensor_size_in_bytes, max_total_tensor_size_in_bytes);
+    // DirectML 1.15.4 refuses any alignment below DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT (16), though
+    // its documentation asks only for the element size: docs/directml.md.
     if (const std::uint32_t a = t.guaranteed_base_offset_alignment;
-        a != 0 && (!std::has_single_bit(a) || a < element_size(t.data_type)))
+        a != 0 && (!std::has_single_bit(a) || a < min_guaranteed_base_offset_alignment))
         return detail::message("{}: {}.GuaranteedBaseOffsetAlignment = {} must be 0 or a power of two no smaller than "
-                               "the element size ({})",
-                               op, field, a, element_size(t.data_type));
+                               "{} (DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT)",
+                               op, field, a, min_guaranteed_base_offset_alignment);
     return check_layout(op, field, layout_of(t), is_output);
 }
 
@@ -371,6 +379,9 @@ inline std::optional<std::string> check_slice_v0(const slice_desc& d, const layo
     for (std::size_t i = 0; i < in.rank; ++i) {
         if (d.strides[i] == 0)
             return detail::message("SLICE: Strides[{}] is 0; dmlref rejects zero strides (DirectML defines none)", i);
+        if (d.strides[i] > max_slice_stride)
+            return detail::message("SLICE: Strides[{}] = {} is more than {} (2^31 - 1); DirectML refuses larger strides",
+                                   i, d.strides[i], max_slice_stride);
         if (d.sizes[i] != static_cast<std::uint64_t>(out.extents[i]))
             return detail::message("SLICE: Sizes[{}] = {} differs from OutputTensor.Sizes[{}] = {}; they must match", i,
                                    d.sizes[i], i, out.extents[i]);
@@ -514,6 +525,24 @@ template <class Desc> std::optional<std::string> check_desc(const Desc& d, featu
     }
 }
 
+/// PADDING1's value in the tensor's type, as DirectML 1.15.4 reads DML_SCALAR_UNION: 32- and 64-bit
+/// types take the union's first 4 or 8 bytes; 8- and 16-bit types (FLOAT16's bits included) take
+/// its first 4 bytes as an unsigned 32-bit number and clamp it to the type's width (all ones when
+/// it does not fit), so bytes past the member count. A union set through its member, the rest
+/// zero, gives the member's value (DECISIONS 2; docs/directml.md).
+inline std::array<std::byte, 8> padding1_value(data_type type, const scalar_union& value) noexcept {
+    std::array<std::byte, 8> bytes{};
+    const std::size_t width = element_size(type);
+    if (width >= 4) {
+        std::memcpy(bytes.data(), value.bytes.data(), 8);
+        return bytes;
+    }
+    const std::uint32_t word = value.as<std::uint32_t>(), most = width == 1 ? 0xffu : 0xffffu;
+    const std::uint32_t clamped = word < most ? word : most;
+    std::memcpy(bytes.data(), &clamped, 4); // little-endian: the low `width` bytes are the element
+    return bytes;
+}
+
 /// DECISIONS 3: PADDING's FLOAT value in the tensor's type. Integers truncate toward zero and
 /// saturate, NaN becomes 0; FLOAT16 rounds to nearest even; FLOAT32 keeps its bits; FLOAT64 is exact.
 inline std::array<std::byte, 8> padding_v0_value(data_type type, float value) noexcept {
@@ -567,7 +596,7 @@ template <class Desc> copy_plan plan_desc(const Desc& d, std::vector<std::ptrdif
         if constexpr (std::is_same_v<Desc, padding_desc>) {
             plan.fill = padding_v0_value(d.output_tensor.data_type, d.padding_value);
         } else {
-            std::memcpy(plan.fill.data(), d.padding_value.bytes.data(), 8);
+            plan.fill = padding1_value(d.output_tensor.data_type, d.padding_value);
         }
         return plan;
     }

@@ -21,6 +21,13 @@ enum class tensor_flags : std::uint32_t {
 /// DirectML's limits (DML_TENSOR_DIMENSION_COUNT_MAX1 and the element cap of buffer tensors).
 inline constexpr std::uint32_t max_dimension_count = 8;
 inline constexpr std::uint64_t max_element_count = 0xffff'ffffu;
+/// The largest TotalTensorSizeInBytes DirectML accepts (measured on DirectML 1.15.4: 2^32 is refused).
+inline constexpr std::uint64_t max_total_tensor_size_in_bytes = 0xffff'ffffu;
+/// The smallest non-zero GuaranteedBaseOffsetAlignment DirectML accepts: DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT
+/// (measured on DirectML 1.15.4: 1, 2, 4 and 8 are refused).
+inline constexpr std::uint32_t min_guaranteed_base_offset_alignment = 16;
+/// SLICE's largest stride (its Strides are UINT): measured on DirectML 1.15.4, 2^31 and above are refused.
+inline constexpr std::uint32_t max_slice_stride = 0x7fff'ffffu;
 
 /// DML_BUFFER_TENSOR_DESC. `sizes.size()` is DimensionCount. Strides count elements; absent means
 /// packed row-major; 0 broadcasts (inputs only).

@@ -101,8 +101,8 @@ constexpr std::ptrdiff_t slice_source(std::ptrdiff_t out, std::ptrdiff_t window_
 ///   EDGE clamp(t, 0, n - 1);  REFLECTION p = 2(n - 1), m = t mod p, m < n ? m : p - m;
 ///   SYMMETRIC p = 2n, m = t mod p, m < n ? m : p - 1 - m;  WRAP t mod n.
 /// nullopt too where no formula applies: n < 1, n so large that the period 2n does not fit in
-/// ptrdiff_t (no tensor has such an axis), or REFLECTION of one element (which validation rejects,
-/// DECISIONS 5). Any t is fine.
+/// ptrdiff_t (no tensor has such an axis). REFLECTION of one element repeats it (DECISIONS 5, as
+/// DirectML does). Any t is fine.
 constexpr std::optional<std::ptrdiff_t> padding_axis_source(padding_mode mode, std::ptrdiff_t t, std::ptrdiff_t n) noexcept {
     if (0 <= t && t < n) return t;
     auto mod = [](std::ptrdiff_t a, std::ptrdiff_t p) {
@@ -114,7 +114,7 @@ constexpr std::optional<std::ptrdiff_t> padding_axis_source(padding_mode mode, s
     case padding_mode::constant: return std::nullopt;
     case padding_mode::edge: return t < 0 ? 0 : n - 1;
     case padding_mode::reflection: {
-        if (n < 2) return std::nullopt;
+        if (n == 1) return 0;
         const std::ptrdiff_t p = 2 * (n - 1), m = mod(t, p);
         return m < n ? m : p - m;
     }
@@ -269,8 +269,20 @@ inline void execute(const operator_desc& desc, std::span<const std::byte> input,
             using desc_t = std::remove_cvref_t<decltype(d)>;
             if constexpr (std::is_same_v<desc_t, padding_desc>)
                 fill = padding_value_bytes(d.output_tensor.data_type, d.padding_value);
-            if constexpr (std::is_same_v<desc_t, padding1_desc>)
-                std::memcpy(fill.data(), d.padding_value.bytes.data(), 8); // the union's first bytes, little-endian
+            if constexpr (std::is_same_v<desc_t, padding1_desc>) {
+                // DirectML's reading of the union: 32- and 64-bit types its first bytes; 8- and
+                // 16-bit ones its first 4 bytes as a number, all ones where it does not fit.
+                if (width >= 4) {
+                    std::memcpy(fill.data(), d.padding_value.bytes.data(), 8);
+                } else {
+                    const std::uint64_t number = d.padding_value.bytes[0] | (std::uint64_t{d.padding_value.bytes[1]} << 8) |
+                                                 (std::uint64_t{d.padding_value.bytes[2]} << 16) |
+                                                 (std::uint64_t{d.padding_value.bytes[3]} << 24);
+                    const std::uint64_t all_ones = (std::uint64_t{1} << (8 * width)) - 1;
+                    const std::uint64_t element = number > all_ones ? all_ones : number;
+                    for (std::size_t b = 0; b < width; ++b) fill[b] = static_cast<std::byte>(element >> (8 * b));
+                }
+            }
             detail::coordinate o{}, s{};
             const std::uint64_t count = element_count(d.output_tensor.sizes);
             for (std::uint64_t k = 0; k < count; ++k) {

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <numeric>
@@ -75,6 +77,74 @@ TEST_CASE("d3d12: PADDING1 in every mode, 2-byte elements, pads larger than the 
         dmlref::execute(desc, bytes_of(input), expected);
         INFO(to_string(mode));
         CHECK(values_of<std::uint16_t>(gpu().run(desc, bytes_of(input)), 15) == values_of<std::uint16_t>(expected, 15));
+    }
+}
+
+TEST_CASE("d3d12: REFLECTION of a size-1 axis repeats its element, as DirectML does", "[d3d12]") {
+    // DirectML 1.15.4 accepts REFLECTION of one element (period 0) and repeats it (DECISIONS 5):
+    // a {1, 3} input padded by 1 before and 5 after on its size-1 axis, every element width.
+    for (data_type type : {data_type::uint8, data_type::uint16, data_type::float32, data_type::int64}) {
+        INFO(to_string(type));
+        const std::size_t width = element_size(type);
+        const operator_desc desc = padding1_desc{make_buffer_tensor_desc(type, {1, 3}), make_buffer_tensor_desc(type, {1 + 1 + 5, 3}),
+                                                 padding_mode::reflection, type, scalar_union::of(std::uint64_t{0x77}), {1, 0}, {5, 0}};
+        REQUIRE_FALSE(validate(desc).has_value());
+        std::vector<std::byte> input(24);
+        for (std::size_t i = 0; i < input.size(); ++i) input[i] = static_cast<std::byte>(0x10 + i);
+        input.resize(static_cast<std::size_t>(make_buffer_tensor_desc(type, {1, 3}).total_tensor_size_in_bytes));
+        std::vector<std::byte> expected(output_bytes(desc));
+        dmlref::execute(desc, input, expected);
+        for (std::size_t row = 0; row < 7; ++row) // every row is the input's row
+            CHECK(std::equal(input.begin(), input.begin() + static_cast<std::ptrdiff_t>(3 * width),
+                             expected.begin() + static_cast<std::ptrdiff_t>(row * 3 * width)));
+        const std::vector<std::byte> actual = gpu().run(desc, input);
+        CHECK(std::equal(expected.begin(), expected.begin() + static_cast<std::ptrdiff_t>(21 * width), actual.begin()));
+        CHECK(gpu().verify(desc, input).equal());
+    }
+    // A single element padded on a rank-1 tensor, pads 1 and 5, and much larger ones.
+    for (const auto& [start, end] : {std::pair{1u, 5u}, std::pair{5u, 1u}, std::pair{33u, 70u}}) {
+        INFO("pads " << start << ", " << end);
+        const operator_desc desc = padding1_desc{make_buffer_tensor_desc(data_type::uint16, {1}),
+                                                 make_buffer_tensor_desc(data_type::uint16, {1 + start + end}),
+                                                 padding_mode::reflection, data_type::uint16, {}, {start}, {end}};
+        const std::vector<std::uint16_t> one = {0xabcd, 0};
+        const auto out = values_of<std::uint16_t>(gpu().run(desc, bytes_of(one)), 1 + start + end);
+        CHECK(out == std::vector<std::uint16_t>(1 + start + end, 0xabcd));
+        CHECK(gpu().verify(desc, bytes_of(one)).equal());
+    }
+}
+
+TEST_CASE("d3d12: PADDING1's 8- and 16-bit values clamp the union's first 4 bytes, as DirectML does", "[d3d12]") {
+    struct row { data_type type; std::array<std::uint8_t, 8> bytes; std::uint32_t expected; };
+    const row rows[] = {
+        {data_type::int8, {0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, 0xff}, // Int64 -2: all ones
+        {data_type::int8, {0x80, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff}, 0x80}, // bytes 4..7 ignored
+        {data_type::int8, {0x1f, 0x01}, 0xff},
+        {data_type::uint8, {0x05, 0x00, 0x00, 0x01}, 0xff},
+        {data_type::uint16, {0x1f, 0x01}, 0x011f},
+        {data_type::uint16, {0x34, 0x12, 0x01}, 0xffff},
+        {data_type::uint16, {0x34, 0x12, 0x00, 0x00, 0x01, 0x02, 0x03, 0x04}, 0x1234},
+        {data_type::float16, {0x00, 0x3c, 0x01}, 0xffff}, // 1.0's bits with byte 2 set
+    };
+    for (const row& r : rows) {
+        INFO(to_string(r.type) << " " << r.expected);
+        const std::size_t width = element_size(r.type);
+        scalar_union value;
+        value.bytes = r.bytes;
+        const operator_desc desc = padding1_desc{make_buffer_tensor_desc(r.type, {2}), make_buffer_tensor_desc(r.type, {2 + 3 + 2}),
+                                                 padding_mode::constant, r.type, value, {3}, {2}};
+        const std::vector<std::byte> input = {std::byte{0x5a}, std::byte{0x5b}, std::byte{0x5c}, std::byte{0x5d}};
+        std::vector<std::byte> expected(output_bytes(desc));
+        dmlref::execute(desc, input, expected);
+        std::uint32_t first = 0;
+        std::memcpy(&first, expected.data(), width);
+        CHECK(first == r.expected);
+        const std::vector<std::byte> actual = gpu().run(desc, input);
+        CHECK(std::equal(expected.begin(), expected.begin() + static_cast<std::ptrdiff_t>(7 * width), actual.begin()));
+        std::uint32_t gpu_first = 0;
+        std::memcpy(&gpu_first, actual.data(), width);
+        CHECK(gpu_first == r.expected);
+        CHECK(gpu().verify(desc, input).equal());
     }
 }
 

@@ -161,7 +161,7 @@ inline dispatch_params make_params(const operator_desc& any) {
                 if constexpr (std::is_same_v<D, padding_desc>)
                     fill = detail::padding_v0_value(d.output_tensor.data_type, d.padding_value);
                 else
-                    std::memcpy(fill.data(), d.padding_value.bytes.data(), p.width); // only the element's bytes
+                    fill = detail::padding1_value(d.output_tensor.data_type, d.padding_value); // as DirectML reads the union
                 std::memcpy(&h[fill_low], fill.data(), 4);
                 std::memcpy(&h[fill_high], fill.data() + 4, 4);
             }
@@ -236,6 +236,9 @@ inline void emit_locate(program& p, kernel_family family, testing::kernel_fault 
             p.emit(op::iadd, {dst(r_s4), src(r_s3), imm(static_cast<std::uint32_t>(-2))});
             p.emit(op::movc, {dst(r_s5), src(r_s2), src(r_s3), n});
             p.emit(op::movc, {dst(r_s5), src(r_s1), src(r_s4), src(r_s5)});
+            // REFLECTION of one element has period 0: fold with period 1, so it repeats.
+            p.emit(op::ieq, {dst(r_s6), src(r_s5), imm(0)});
+            p.emit(op::movc, {dst(r_s5), src(r_s6), imm(1), src(r_s5)});
             if (fault == testing::kernel_fault::off_by_one_fold) p.emit(op::iadd, {dst(r_s5), src(r_s5), imm(1)});
             // m = t mod p, non-negative: |t| % p, then p - that for negative t (when not 0).
             p.emit(op::ilt, {dst(r_s0), src(r_t), imm(0)});

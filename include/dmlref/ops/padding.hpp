@@ -12,7 +12,7 @@
 ///     WRAP        src = t mod n
 /// with a non-negative `mod`, so pads larger than the axis fold periodically, on either side, with
 /// different pads on the two sides (DirectML documents the folding; DECISIONS 4). REFLECTION of an
-/// axis of size 1 that has padding has period 0 and no defined result: it is rejected (DECISIONS 5).
+/// axis of size 1 (period 0) repeats its one element, as DirectML 1.15.4 does (DECISIONS 5).
 /// The interior is a strided copy; the borders gather through per-axis tables of a period or a few
 /// (O(n) entries, whatever the pad), read modulo their length.
 ///
@@ -48,12 +48,13 @@ enum class padding_mode : std::uint32_t {
 
 /// The input coordinate that padding mode `mode` reads for coordinate `t` (relative to the
 /// input's start, any value) of an axis of `n` elements, or -1 for CONSTANT outside the input.
-/// REFLECTION needs n >= 2 whenever t is outside [0, n); where t is outside and n is no size a
-/// view may have (below 1, or past detail::max_view_elements, where the period 2n would not fit)
-/// or REFLECTION's n is 1, the result is -1 too, never a division by zero or a wrapped period.
+/// REFLECTION of one element (period 0) repeats it, as DirectML does. Where t is outside and n is
+/// no size a view may have (below 1, or past detail::max_view_elements, where the period 2n would
+/// not fit), the result is -1 too, never a division by zero or a wrapped period.
 constexpr std::ptrdiff_t padding_source(padding_mode mode, std::ptrdiff_t t, std::ptrdiff_t n) noexcept {
     if (t >= 0 && t < n) return t;
-    if (n < 1 || n > detail::max_view_elements || (mode == padding_mode::reflection && n < 2)) return -1;
+    if (n < 1 || n > detail::max_view_elements) return -1;
+    if (mode == padding_mode::reflection && n == 1) return 0;
     auto mod = [](std::ptrdiff_t a, std::ptrdiff_t p) { return ((a % p) + p) % p; };
     switch (mode) {
     case padding_mode::constant: return -1;
@@ -100,10 +101,6 @@ DMLREF_FUNC std::optional<std::string> check_padding(std::string_view op, const 
             return detail::message("{}: OutputTensor.Sizes[{}] = {} should be InputTensor.Sizes[{}] + StartPadding[{}] + "
                                    "EndPadding[{}] = {} + {} + {} = {}",
                                    op, i, out.extents[i], i, i, i, in.extents[i], start[i], end[i], *want);
-        if (mode == padding_mode::reflection && in.extents[i] == 1 && (start[i] > 0 || end[i] > 0))
-            return detail::message("{}: REFLECTION of InputTensor.Sizes[{}] = 1 with StartPadding[{}] = {} and "
-                                   "EndPadding[{}] = {}; reflecting one element has no defined result",
-                                   op, i, i, start[i], i, end[i]);
     }
     return std::nullopt;
 }
@@ -130,10 +127,9 @@ DMLREF_FUNC copy_plan plan_padding(const layout& in, const layout& out, padding_
         if (count <= 0) return 0;
         const std::ptrdiff_t n = in.extents[axis];
         const std::ptrdiff_t period = mode == padding_mode::edge         ? 1
-                                      : mode == padding_mode::reflection ? 2 * (n - 1)
+                                      : mode == padding_mode::reflection ? std::max<std::ptrdiff_t>(2 * (n - 1), 1)
                                       : mode == padding_mode::symmetric  ? 2 * n
-                                                                         : n;
-        if (period < 1) return count; // REFLECTION of one element, which validation rejects
+                                                                         : n; // REFLECTION of one element: 1
         const std::ptrdiff_t periods = (min_table_length + period - 1) / period;
         return period * periods < count ? period * periods : count;
     };
