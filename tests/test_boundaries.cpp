@@ -360,8 +360,8 @@ TEST_CASE("SLICE1: a window ending exactly at InputTensor.Sizes is accepted, one
 }
 
 TEST_CASE("SLICE1: the window's boundary at the largest sizes and strides", "[boundaries][validation]") {
-    // The largest axis DirectML accepts: 2^32 - 4 elements of one byte (DMLCalcBufferTensorSize
-    // rounds up to 4; TotalTensorSizeInBytes is at most 2^32 - 1).
+    // The largest axis of one byte DirectML accepts: 2^32 - 4 elements (DMLCalcBufferTensorSize
+    // rounds up to 4; TotalTensorSizeInBytes is at most (2^32 - 1) elements' worth, 2^32 - 1 bytes).
     constexpr std::uint32_t n = 0xffff'fffcu, u32_max = 0xffff'ffffu;
     const std::vector<std::uint32_t> in{n};
     REQUIRE(make_buffer_tensor_desc(data_type::uint8, in).total_tensor_size_in_bytes == n);
@@ -398,8 +398,36 @@ TEST_CASE("SLICE1: the window's boundary at the largest sizes and strides", "[bo
     // The largest offset and size: their sum is 2^33 - 2, far past the axis, and never wraps.
     expect_rejected(slice1_window(data_type::uint8, in, 0, u32_max, u32_max, 1, 1), {"SLICE1", "InputTensor.Sizes[0]"});
     // One element more on the axis is refused, by the cap on TotalTensorSizeInBytes.
-    expect_rejected(slice1_window(data_type::uint8, {n + 1}, 0, n, 1, 1, 1),
-                    {"SLICE1", "InputTensor.TotalTensorSizeInBytes = 4294967296 is more than 4294967295"});
+    CHECK(verdict(slice1_window(data_type::uint8, {n + 1}, 0, n, 1, 1, 1)) ==
+          "SLICE1: InputTensor.TotalTensorSizeInBytes = 4294967296 is more than (2^32 - 1) elements of 1 bytes = "
+          "4294967295; DirectML refuses larger buffer tensors");
+
+    // Of four bytes the largest axis is the element cap, 2^32 - 1 elements: (2^32 - 1) * 4 bytes,
+    // the cap on TotalTensorSizeInBytes exactly.
+    const std::vector<std::uint32_t> wide{u32_max};
+    REQUIRE(make_buffer_tensor_desc(data_type::float32, wide).total_tensor_size_in_bytes == 0x3'ffff'fffcull);
+    for (std::int32_t stride : {1, -1, 2147483647, -2147483647, std::numeric_limits<std::int32_t>::min()}) {
+        INFO("stride " << stride);
+        expect_accepted(slice1_window(data_type::float32, wide, 0, u32_max - 1, 1, stride, 1));
+        expect_rejected(slice1_window(data_type::float32, wide, 0, u32_max, 1, stride, 1),
+                        {"SLICE1", "InputWindowOffsets[0]", "InputTensor.Sizes[0]", std::to_string(u32_max)});
+    }
+    // Three reads 2^31 - 1 apart span the whole axis: 0, 2^31 - 1, 2^32 - 2.
+    for (std::int32_t stride : {2147483647, -2147483647}) {
+        INFO("stride " << stride);
+        expect_accepted(slice1_window(data_type::float32, wide, 0, 0, u32_max, stride, 3));
+        expect_rejected(slice1_window(data_type::float32, wide, 0, 1, u32_max, stride, 3), {"SLICE1", "InputTensor.Sizes[0]"});
+        expect_rejected(slice1_window(data_type::float32, wide, 0, 0, u32_max, stride, 4), {"SLICE1", "OutputTensor.Sizes[0]"});
+    }
+    // Two reads 2^31 apart: the window of 2^31 + 1 fits from offset 2^31 - 2, not from 2^31 - 1.
+    expect_accepted(slice1_window(data_type::float32, wide, 0, 2147483646u, window, most_negative, 2));
+    expect_rejected(slice1_window(data_type::float32, wide, 0, 2147483647u, window, most_negative, 2),
+                    {"SLICE1", "InputTensor.Sizes[0]"});
+    expect_rejected(slice1_window(data_type::float32, wide, 0, u32_max, u32_max, 1, 1), {"SLICE1", "InputTensor.Sizes[0]"});
+    // Of two bytes, 2^32 - 1 elements round up to 2^33 bytes, past (2^32 - 1) * 2.
+    CHECK(verdict(slice1_window(data_type::float16, wide, 0, 0, 1, 1, 1)) ==
+          "SLICE1: InputTensor.TotalTensorSizeInBytes = 8589934592 is more than (2^32 - 1) elements of 2 bytes = "
+          "8589934590; DirectML refuses larger buffer tensors");
 }
 
 TEST_CASE("SLICE: a last read exactly at the last element is accepted, one further is not", "[boundaries][validation]") {
@@ -419,8 +447,8 @@ TEST_CASE("SLICE: a last read exactly at the last element is accepted, one furth
             }
     CHECK(accepted == 39);
 
-    // The largest axis DirectML accepts: 2^32 - 4 elements of one byte, read with strides up to
-    // the largest DirectML accepts, 2^31 - 1.
+    // The largest axis of one byte DirectML accepts: 2^32 - 4 elements (TotalTensorSizeInBytes at
+    // most 2^32 - 1 bytes), read with strides up to the largest DirectML accepts, 2^31 - 1.
     constexpr std::uint32_t n = 0xffff'fffcu, u32_max = 0xffff'ffffu, s = 0x7fff'ffffu;
     const std::vector<std::uint32_t> in{n};
     expect_accepted(slice0_window(data_type::uint8, in, 0, n - 1, 1, 1));
@@ -440,6 +468,21 @@ TEST_CASE("SLICE: a last read exactly at the last element is accepted, one furth
     // The largest offset with the largest stride: the last read, 2^32 - 1 + 2^31 - 1, never wraps.
     expect_rejected(slice0_window(data_type::uint8, in, 0, u32_max, 2, s),
                     {"SLICE:", "= 4294967295 + (2 - 1) * 2147483647 = 6442450942 is outside"});
+
+    // Of four bytes the largest axis is the element cap, 2^32 - 1 elements ((2^32 - 1) * 4 bytes,
+    // the cap on TotalTensorSizeInBytes): three reads of the largest stride span it exactly, 0,
+    // 2^31 - 1 and 2^32 - 2.
+    const std::vector<std::uint32_t> wide{u32_max};
+    expect_accepted(slice0_window(data_type::float32, wide, 0, u32_max - 1, 1, 1));
+    expect_rejected(slice0_window(data_type::float32, wide, 0, u32_max, 1, 1),
+                    {"SLICE: Offsets[0] + (Sizes[0] - 1) * Strides[0] = 4294967295 + (1 - 1) * 1 = 4294967295 is outside "
+                     "InputTensor.Sizes[0] = 4294967295"});
+    expect_accepted(slice0_window(data_type::float32, wide, 0, 0, 3, s));
+    expect_rejected(slice0_window(data_type::float32, wide, 0, 1, 3, s),
+                    {"SLICE: Offsets[0] + (Sizes[0] - 1) * Strides[0] = 1 + (3 - 1) * 2147483647 = 4294967295 is outside "
+                     "InputTensor.Sizes[0] = 4294967295"});
+    expect_accepted(slice0_window(data_type::float32, wide, 0, 0x8000'0000u - 1, 2, s)); // reads 2^31 - 1 and 2^32 - 2
+    expect_rejected(slice0_window(data_type::float32, wide, 0, 0x8000'0000u, 2, s), {"SLICE:", "InputTensor.Sizes[0]"});
 }
 
 TEST_CASE("SLICE: the stride cap sits exactly at 2^31 - 1, as DirectML 1.15.4 measures", "[boundaries][validation]") {

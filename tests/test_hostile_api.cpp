@@ -318,7 +318,8 @@ TEST_CASE("a tensor desc whose DMLCalcBufferTensorSize does not fit is rejected"
     CHECK_THAT(*message, Contains("9223372036854775807"));
 
     // Large strides inside 2^63 bytes: 2^20 elements 2^32 - 1 apart, 2^52 bytes in all, counted
-    // exactly and refused by DirectML's cap on TotalTensorSizeInBytes (2^32 - 1), not by an overflow.
+    // exactly and refused by DirectML's cap on TotalTensorSizeInBytes ((2^32 - 1) elements' worth,
+    // 2^32 - 1 bytes of one-byte elements), not by an overflow.
     d.output_tensor = {data_type::uint8, tensor_flags::none, {0x10'0000u}, std::vector<std::uint32_t>{0xffffffffu}, 0, 0};
     d.output_tensor.total_tensor_size_in_bytes = calc_buffer_tensor_size(d.output_tensor);
     CHECK(d.output_tensor.total_tensor_size_in_bytes == (0xf'ffffull * 0xffff'ffffull + 1 + 3) / 4 * 4);
@@ -326,14 +327,27 @@ TEST_CASE("a tensor desc whose DMLCalcBufferTensorSize does not fit is rejected"
     d.input_window_sizes = {0x10'0000u};
     message = validate(d);
     REQUIRE(message);
-    CHECK_THAT(*message, Contains(fmt::format("SLICE1: OutputTensor.TotalTensorSizeInBytes = {} is more than 4294967295",
-                                              d.output_tensor.total_tensor_size_in_bytes)));
+    CHECK(*message == fmt::format("SLICE1: OutputTensor.TotalTensorSizeInBytes = {} is more than (2^32 - 1) elements of 1 "
+                                  "bytes = 4294967295; DirectML refuses larger buffer tensors",
+                                  d.output_tensor.total_tensor_size_in_bytes));
     // The largest strides that fit pass: 2 elements 2^32 - 5 apart, the last at byte 2^32 - 5.
     d.output_tensor = {data_type::uint8, tensor_flags::none, {2}, std::vector<std::uint32_t>{0xffff'fffbu}, 0, 0};
     d.output_tensor.total_tensor_size_in_bytes = calc_buffer_tensor_size(d.output_tensor);
     CHECK(d.output_tensor.total_tensor_size_in_bytes == 0xffff'fffcu);
     d.input_window_sizes = {2};
     CHECK(validate(d) == std::nullopt);
+    // Of eight bytes the cap is (2^32 - 1) * 8: 2 elements 2^32 - 2 apart fit (the last ends at
+    // byte (2^32 - 1) * 8), 2^32 - 1 apart do not.
+    d = slice1_desc{packed(data_type::float64, {2}), packed(data_type::float64, {2}), {0}, {2}, {1}};
+    d.output_tensor = {data_type::float64, tensor_flags::none, {2}, std::vector<std::uint32_t>{0xffff'fffeu}, 0, 0};
+    d.output_tensor.total_tensor_size_in_bytes = calc_buffer_tensor_size(d.output_tensor);
+    CHECK(d.output_tensor.total_tensor_size_in_bytes == 0x7'ffff'fff8ull);
+    CHECK(validate(d) == std::nullopt);
+    (*d.output_tensor.strides)[0] = 0xffff'ffffu;
+    d.output_tensor.total_tensor_size_in_bytes = calc_buffer_tensor_size(d.output_tensor);
+    CHECK(d.output_tensor.total_tensor_size_in_bytes == 0x8'0000'0000ull);
+    CHECK(validate(d) == "SLICE1: OutputTensor.TotalTensorSizeInBytes = 34359738368 is more than (2^32 - 1) elements of 8 "
+                         "bytes = 34359738360; DirectML refuses larger buffer tensors");
 }
 
 TEST_CASE("feature levels that are not DirectML's are rejected and named in hex", "[hostile][validation]") {

@@ -222,7 +222,71 @@ TEST_CASE("parity cases of seed 7 are pinned", "[parity]") {
         hash = fnv1a(hash, fields_text(b.desc) + b.klass);
         hash = fnv1a(hash, fields_text(parity::valid_case(7, i).desc));
     }
-    CHECK(fmt::format("{:016x}", hash) == "d290516aaf73bae7");
+    CHECK(fmt::format("{:016x}", hash) == "feee21b1389dac29");
+}
+
+// DirectML 1.15.4 caps TotalTensorSizeInBytes at (2^32 - 1) elements' worth of bytes: the classes
+// that probe it put the value exactly at the cap of the tensor's own type and one byte past it
+// (every width drawn), and the largest tensors of the "valid: ..." classes hold exactly the most
+// elements a packed tensor of their type may: one more would need more than the cap (or pass the
+// element cap). Values only: the verdicts are the comparison's business.
+TEST_CASE("the TotalTensorSizeInBytes classes and the largest tensors sit exactly at DirectML's cap", "[parity]") {
+    const auto cap = [](data_type t) { return 0xffff'ffffull * element_size(t); };
+    std::map<std::string, std::set<std::size_t>> widths; // class -> element sizes seen
+    const auto list = parity::boundary_classes();
+    for (const std::uint64_t seed : {std::uint64_t{5}, std::uint64_t{6}, std::uint64_t{7}, std::uint64_t{8}}) {
+        for (std::uint64_t i = 0; i < (list.size() + 100) / 4 * 4 * 3; ++i) {
+            const auto c = parity::boundary_case(seed, i);
+            const std::string& k = c.klass;
+            INFO(i << " " << to_string(type_of(c.desc)) << " / " << k << " (" << c.detail << ")");
+            for (const bool out : {false, true}) {
+                const buffer_tensor_desc& t = out ? output(c.desc) : input(c.desc);
+                const std::string x = out ? "OutputTensor" : "InputTensor";
+                const std::uint64_t total = t.total_tensor_size_in_bytes, most = cap(t.data_type);
+                if (k == x + ".TotalTensorSizeInBytes: (2^32 - 1) * element size") {
+                    CHECK(total == most);
+                } else if (k == x + ".TotalTensorSizeInBytes: (2^32 - 1) * element size + 1") {
+                    CHECK(total == most + 1);
+                } else if (k == x + ".TotalTensorSizeInBytes: 2^32") {
+                    CHECK(total == std::uint64_t{1} << 32);
+                } else {
+                    continue;
+                }
+                widths[k].insert(element_size(t.data_type));
+            }
+            if (k.rfind("valid: ", 0) == 0 && k.find("the largest DirectML accepts") != std::string::npos) {
+                const bool out = k.rfind("valid: OutputTensor", 0) == 0;
+                const buffer_tensor_desc& t = out ? output(c.desc) : input(c.desc);
+                const std::uint64_t n = element_count(t.sizes), w = element_size(t.data_type);
+                CHECK_FALSE(t.strides.has_value());
+                CHECK(n == parity::detail::largest_packed_count(w));
+                CHECK(t.total_tensor_size_in_bytes <= cap(t.data_type));
+                if (n < 0xffff'ffffu) CHECK(((n + 1) * w + 3) / 4 * 4 > cap(t.data_type)); // else the element cap
+                widths[k].insert(w);
+            }
+        }
+    }
+    const std::set<std::size_t> all{1, 2, 4, 8};
+    for (const std::string x : {"InputTensor", "OutputTensor"})
+        for (const std::string v : {"(2^32 - 1) * element size", "(2^32 - 1) * element size + 1", "2^32"}) {
+            INFO(x << " " << v);
+            CHECK(widths[x + ".TotalTensorSizeInBytes: " + v] == all);
+        }
+    CHECK(widths["valid: InputTensor of 2^32 - 1 elements (four or eight bytes each, the largest DirectML accepts)"] ==
+          std::set<std::size_t>{4, 8});
+    CHECK(widths["valid: InputTensor of 2^32 - 2 elements (two bytes each, the largest DirectML accepts)"] ==
+          std::set<std::size_t>{2});
+    CHECK(widths["valid: OutputTensor of 2^32 - 4 elements (one byte each, the largest DirectML accepts)"] ==
+          std::set<std::size_t>{1});
+    // The counts themselves, against DMLCalcBufferTensorSize of the packed tensor.
+    for (const data_type t : movable_data_types) {
+        const std::uint64_t n = parity::detail::largest_packed_count(element_size(t));
+        INFO(to_string(t));
+        CHECK(calc_buffer_tensor_size(make_buffer_tensor_desc(t, {static_cast<std::uint32_t>(n)})) <= cap(t));
+        if (n < 0xffff'ffffu)
+            CHECK(calc_buffer_tensor_size(make_buffer_tensor_desc(t, {static_cast<std::uint32_t>(n + 1)})) > cap(t));
+        CHECK(n == (element_size(t) >= 4 ? 0xffff'ffffu : element_size(t) == 2 ? 0xffff'fffeu : 0xffff'fffcu));
+    }
 }
 
 TEST_CASE("any 3,000 consecutive boundary cases cover every (operator, class) pair", "[parity]") {

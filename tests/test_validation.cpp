@@ -207,12 +207,37 @@ TEST_CASE("more than 2^32 - 1 elements are rejected", "[validation]") {
     buffer_tensor_desc huge{data_type::uint8, tensor_flags::none, {65536, 65536, 65536, 65536, 65536}, {}, 1ull << 33, 0};
     expect_rejected(slice1_desc{huge, small, {0, 0, 0, 0, 0}, {1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}},
                     {"InputTensor.Sizes {65536, 65536, 65536, 65536, 65536} hold more than 2^64 elements"});
-    // 2^32 - 1 elements are allowed: broadcast, in 65537 bytes (packed, they would need 2^32 bytes,
-    // past the cap on TotalTensorSizeInBytes).
+    // 2^32 - 1 elements are allowed: of one byte broadcast, in 65537 bytes (packed, they would
+    // need 2^32 bytes, past the cap on TotalTensorSizeInBytes of (2^32 - 1) elements' worth).
     const buffer_tensor_desc largest = strided(data_type::uint8, {65535, 65537}, {0, 1});
     expect_valid(slice1_desc{largest, small, {0, 0}, {1, 1}, {1, 1}});
-    // The most a packed tensor can hold: 2^32 - 4 elements of one byte.
+    CHECK(validate(slice1_desc{packed(data_type::uint8, {65535, 65537}), small, {0, 0}, {1, 1}, {1, 1}}) ==
+          "SLICE1: InputTensor.TotalTensorSizeInBytes = 4294967296 is more than (2^32 - 1) elements of 1 bytes = "
+          "4294967295; DirectML refuses larger buffer tensors");
+    // Packed, of four or eight bytes: DMLCalcBufferTensorSize is (2^32 - 1) * 4 or * 8, the cap itself.
+    for (const data_type type : {data_type::float32, data_type::uint32, data_type::int32, data_type::float64,
+                                 data_type::uint64, data_type::int64}) {
+        INFO(to_string(type));
+        const auto t = packed(type, {65535, 65537});
+        CHECK(t.total_tensor_size_in_bytes == 0xffff'ffffull * element_size(type));
+        expect_valid(slice1_desc{t, packed(type, {1, 1}), {0, 0}, {1, 1}, {1, 1}});
+    }
+    // The most a packed tensor of two bytes holds: 2^32 - 2 = 2 * (2^31 - 1) elements; 2^32 - 1
+    // of them round up to 2^33 bytes, past (2^32 - 1) * 2.
+    const auto half = [](std::vector<std::uint32_t> sizes) {
+        return slice1_desc{packed(data_type::float16, std::move(sizes)), packed(data_type::float16, {1, 1}), {0, 0},
+                           {1, 1}, {1, 1}};
+    };
+    expect_valid(half({2, 0x7fff'ffffu}));
+    CHECK(validate(half({65535, 65537})) ==
+          "SLICE1: InputTensor.TotalTensorSizeInBytes = 8589934592 is more than (2^32 - 1) elements of 2 bytes = "
+          "8589934590; DirectML refuses larger buffer tensors");
+    // The most a packed tensor of one byte holds: 2^32 - 4 elements (DMLCalcBufferTensorSize
+    // rounds up to 4); 2^32 - 3 round up to 2^32 bytes.
     expect_valid(slice1_desc{packed(data_type::uint8, {65534, 65538}), small, {0, 0}, {1, 1}, {1, 1}});
+    CHECK(validate(slice1_desc{packed(data_type::uint8, {0xffff'fffdu, 1}), small, {0, 0}, {1, 1}, {1, 1}}) ==
+          "SLICE1: InputTensor.TotalTensorSizeInBytes = 4294967296 is more than (2^32 - 1) elements of 1 bytes = "
+          "4294967295; DirectML refuses larger buffer tensors");
 }
 
 TEST_CASE("TotalTensorSizeInBytes below DMLCalcBufferTensorSize is rejected", "[validation]") {
@@ -245,14 +270,70 @@ TEST_CASE("GuaranteedBaseOffsetAlignment must be 0 or a power of two of at least
     }
 }
 
-TEST_CASE("TotalTensorSizeInBytes of 2^32 or more is rejected, as DirectML 1.15.4 does", "[validation]") {
+TEST_CASE("TotalTensorSizeInBytes is at most (2^32 - 1) elements' worth of bytes, as DirectML 1.15.4 measures",
+          "[validation]") {
+    // DirectML 1.15.4's boundaries, measured for each width: the last value accepted, the first refused.
+    struct boundary {
+        data_type type;
+        std::uint64_t most;
+        std::string refusal; // "<bytes> bytes = <most>"
+    };
+    for (const boundary& b : {boundary{data_type::uint8, 0xffff'ffffull, "1 bytes = 4294967295"},
+                              boundary{data_type::float16, 0x1'ffff'fffeull, "2 bytes = 8589934590"},
+                              boundary{data_type::float32, 0x3'ffff'fffcull, "4 bytes = 17179869180"},
+                              boundary{data_type::float64, 0x7'ffff'fff8ull, "8 bytes = 34359738360"}}) {
+        for (const bool out : {false, true}) {
+            const std::string field = out ? "OutputTensor" : "InputTensor";
+            INFO(to_string(b.type) << " " << field);
+            auto d = slice1(b.type);
+            auto& t = out ? d.output_tensor : d.input_tensor;
+            t.total_tensor_size_in_bytes = b.most;
+            expect_valid(d);
+            for (const std::uint64_t past : {b.most + 1, b.most + 4, std::uint64_t{UINT64_MAX}}) {
+                t.total_tensor_size_in_bytes = past;
+                const std::string message = fmt::format("SLICE1: {}.TotalTensorSizeInBytes = {} is more than (2^32 - 1) "
+                                                        "elements of {}; DirectML refuses larger buffer tensors",
+                                                        field, past, b.refusal);
+                CHECK(validate(d) == message);
+                expect_rejected(d, {message});
+            }
+            // 2^32: past the cap of one byte, inside the others.
+            t.total_tensor_size_in_bytes = 0x1'0000'0000ull;
+            if (b.type == data_type::uint8) expect_rejected(d, {"TotalTensorSizeInBytes = 4294967296 is more than"});
+            else expect_valid(d);
+        }
+    }
+    // The cap is on the buffer, whatever the tensor needs: 4 FLOAT32 elements in 2^32 or 2^33 bytes.
     auto d = slice1();
-    d.input_tensor.total_tensor_size_in_bytes = 0xffff'ffffu;
-    expect_valid(d);
-    d.input_tensor.total_tensor_size_in_bytes = 0x1'0000'0000u;
-    expect_rejected(d, {"SLICE1: InputTensor.TotalTensorSizeInBytes = 4294967296 is more than 4294967295 (2^32 - 1)"});
-    d.input_tensor.total_tensor_size_in_bytes = UINT64_MAX;
-    expect_rejected(d, {"InputTensor.TotalTensorSizeInBytes = 18446744073709551615 is more than"});
+    REQUIRE(element_count(d.output_tensor.sizes) == 4);
+    for (const std::uint64_t total : {0x1'0000'0000ull, 0x2'0000'0000ull}) {
+        d.output_tensor.total_tensor_size_in_bytes = total;
+        expect_valid(d);
+    }
+    // A packed FLOAT32 tensor of 2^32 - 1 elements needs exactly the cap, 0x3fffffffc bytes.
+    const auto most = packed(data_type::float32, {0xffff'ffffu});
+    CHECK(most.total_tensor_size_in_bytes == 0x3'ffff'fffcull);
+    expect_valid(slice1_desc{most, packed(data_type::float32, {1}), {0}, {1}, {1}});
+    // 0xfffffffd UINT8 elements round up to 2^32 bytes: refused by the cap (and at 2^32 - 1 bytes,
+    // by DMLCalcBufferTensorSize).
+    auto bytes = slice1_desc{packed(data_type::uint8, {0xffff'fffdu}), packed(data_type::uint8, {1}), {0}, {1}, {1}};
+    CHECK(bytes.input_tensor.total_tensor_size_in_bytes == 0x1'0000'0000ull);
+    CHECK(validate(bytes) == "SLICE1: InputTensor.TotalTensorSizeInBytes = 4294967296 is more than (2^32 - 1) elements of "
+                             "1 bytes = 4294967295; DirectML refuses larger buffer tensors");
+    bytes.input_tensor.total_tensor_size_in_bytes = 0xffff'ffffu;
+    CHECK(validate(bytes) ==
+          "SLICE1: InputTensor.TotalTensorSizeInBytes = 4294967295 is less than DMLCalcBufferTensorSize = 4294967296");
+    // The other operators check it too, on either tensor.
+    auto p = padding1(data_type::int16);
+    p.output_tensor.total_tensor_size_in_bytes = 0x1'ffff'ffffull;
+    CHECK(validate(p) == "PADDING1: OutputTensor.TotalTensorSizeInBytes = 8589934591 is more than (2^32 - 1) elements of "
+                         "2 bytes = 8589934590; DirectML refuses larger buffer tensors");
+    auto s = s2d1(data_type::uint64);
+    s.input_tensor.total_tensor_size_in_bytes = 0x7'ffff'fff8ull;
+    expect_valid(s);
+    s.input_tensor.total_tensor_size_in_bytes = 0x7'ffff'fff9ull;
+    CHECK(validate(s) == "SPACE_TO_DEPTH1: InputTensor.TotalTensorSizeInBytes = 34359738361 is more than (2^32 - 1) "
+                         "elements of 8 bytes = 34359738360; DirectML refuses larger buffer tensors");
 }
 
 TEST_CASE("an output must not broadcast or overlap itself, but an input may", "[validation]") {
@@ -611,7 +692,7 @@ TEST_CASE("overlapping input and output buffers are rejected (no in-place)", "[v
 TEST_CASE("validation never overflows on extreme strides", "[validation]") {
     // The last element sits about 2^64 elements away: DMLCalcBufferTensorSize saturates, and a
     // TotalTensorSizeInBytes of 2^64 - 1 must not make that look like a fit.
-    // The input is the largest packed one DirectML accepts (2^32 - 4 bytes).
+    // The input is the largest packed one of one byte DirectML accepts (2^32 - 4 bytes).
     auto d = slice1_desc{packed(data_type::uint8, {1}), strided(data_type::uint8, {1}, {1}), {0}, {1}, {1}};
     d.output_tensor = {data_type::uint8, tensor_flags::none, {0xffffffffu}, std::vector<std::uint32_t>{0xffffffffu},
                        std::numeric_limits<std::uint64_t>::max(), 0};
@@ -627,7 +708,8 @@ TEST_CASE("validation never overflows on extreme strides", "[validation]") {
     d.input_window_sizes = {0x10'0000u};
     const std::uint64_t span = 0xf'ffffull * 0xffff'ffffull + 1; // the last element's index + 1
     CHECK(calc_buffer_tensor_size(d.output_tensor) == (span + 3) / 4 * 4);
-    expect_rejected(d, {fmt::format("SLICE1: OutputTensor.TotalTensorSizeInBytes = {} is more than 4294967295",
+    expect_rejected(d, {fmt::format("SLICE1: OutputTensor.TotalTensorSizeInBytes = {} is more than (2^32 - 1) elements "
+                                    "of 1 bytes = 4294967295",
                                     (span + 3) / 4 * 4)});
     // The largest stride that fits, 2^32 - 5 between two elements (the last at byte 2^32 - 5):
     // the buffers decide.
@@ -637,12 +719,22 @@ TEST_CASE("validation never overflows on extreme strides", "[validation]") {
     CHECK(d.output_tensor.total_tensor_size_in_bytes == 0xffff'fffcu);
     expect_valid(d);
     d.output_tensor = strided(data_type::uint8, {2}, {0xffff'fffcu});
-    expect_rejected(d, {"SLICE1: OutputTensor.TotalTensorSizeInBytes = 4294967296 is more than 4294967295"});
+    expect_rejected(d, {"SLICE1: OutputTensor.TotalTensorSizeInBytes = 4294967296 is more than (2^32 - 1) elements of 1 "
+                        "bytes = 4294967295"});
     d.output_tensor = strided(data_type::uint8, {2}, {0xffff'fffbu});
     std::vector<std::byte> in(16), out(16, sentinel);
     expect_buffer_rejected(d, in, out, {"the buffer bound to InputTensor has 16 bytes"});
     expect_buffer_rejected(d, std::vector<std::byte>(0x10'0000u), out,
                            {"the buffer bound to OutputTensor has 16 bytes; OutputTensor.TotalTensorSizeInBytes is 4294967292"});
+    // Of four bytes the cap is (2^32 - 1) * 4: the largest stride between two elements is 2^32 - 2
+    // (the last element ends at byte (2^32 - 1) * 4); UINT32_MAX needs 2^34 bytes.
+    auto f = slice1_desc{packed(data_type::float32, {2}), strided(data_type::float32, {2}, {0xffff'fffeu}), {0}, {2}, {1}};
+    CHECK(f.output_tensor.total_tensor_size_in_bytes == 0x3'ffff'fffcull);
+    expect_valid(f);
+    f.output_tensor = strided(data_type::float32, {2}, {0xffff'ffffu});
+    CHECK(f.output_tensor.total_tensor_size_in_bytes == 0x4'0000'0000ull);
+    expect_rejected(f, {"SLICE1: OutputTensor.TotalTensorSizeInBytes = 17179869184 is more than (2^32 - 1) elements of 4 "
+                        "bytes = 17179869180; DirectML refuses larger buffer tensors"});
 }
 
 // ---- typed view functions ---------------------------------------------------------------------

@@ -2,6 +2,8 @@
 #include "directml_parity.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -85,16 +87,43 @@ parity_case case_of(const run_options& options, std::uint64_t index) {
 
 /// A known divergence: a class of descs where dmlref deliberately differs from DirectML.
 struct known_divergence {
-    std::string id, direction, klass, reason;
+    std::string id, direction, reason;
+    std::vector<std::string> classes;   // parity classes it covers (a trailing * matches a prefix); empty: any
     std::vector<std::string> operators; // empty: every operator
     std::uint64_t seed = 0, index = 0;  // the reproducer: boundary case `index` of `seed`
     std::string desc;                   // the reproducer's desc, as dmlref prints it
+    std::string when;                   // a named condition on the desc (see holds), or "" for none
 
-    bool matches(const outcome& o) const {
-        if (o.verdict != direction && !(direction == "output" && o.output == "differs")) return false;
+    bool matches(const outcome& o, const operator_desc& d) const {
+        if (direction == "output" ? o.output != "differs" : o.verdict != direction) return false;
         if (!operators.empty() && std::find(operators.begin(), operators.end(), o.op) == operators.end()) return false;
-        if (!klass.empty() && klass.back() == '*') return o.klass.starts_with(klass.substr(0, klass.size() - 1));
-        return klass.empty() || o.klass == klass;
+        if (!when.empty() && !holds(when, d)) return false;
+        if (classes.empty()) return true;
+        return std::any_of(classes.begin(), classes.end(), [&](const std::string& k) {
+            return !k.empty() && k.back() == '*' ? o.klass.starts_with(k.substr(0, k.size() - 1)) : o.klass == k;
+        });
+    }
+
+    /// The named conditions a known divergence may require of a desc.
+    static bool holds(const std::string& name, const operator_desc& d) {
+        if (name == "padding-value-outside-integer-type") {
+            // PADDING's FLOAT value, for an integer tensor type, is NaN, infinite, or outside the
+            // type's range after truncation toward zero.
+            const auto* p = std::get_if<padding_desc>(&d);
+            if (p == nullptr) return false;
+            const data_type t = p->output_tensor.data_type;
+            const double v = static_cast<double>(p->padding_value);
+            if (t == data_type::float32 || t == data_type::float16 || t == data_type::float64) return false;
+            if (v != v || v == std::numeric_limits<double>::infinity() || v == -std::numeric_limits<double>::infinity())
+                return true;
+            const double x = std::trunc(v);
+            const unsigned bits = static_cast<unsigned>(element_bits(t));
+            const bool is_signed = t == data_type::int8 || t == data_type::int16 || t == data_type::int32 || t == data_type::int64;
+            const double low = is_signed ? -std::ldexp(1.0, static_cast<int>(bits) - 1) : 0.0;
+            const double high = is_signed ? std::ldexp(1.0, static_cast<int>(bits) - 1) : std::ldexp(1.0, static_cast<int>(bits));
+            return x < low || x >= high;
+        }
+        throw std::runtime_error("known divergences: no condition named '" + name + "'");
     }
 };
 
@@ -108,13 +137,14 @@ std::vector<known_divergence> load_known(const std::string& path) {
         known_divergence k;
         k.id = e.at("id").get<std::string>();
         k.direction = e.at("direction").get<std::string>();
-        k.klass = e.value("class", std::string());
+        if (e.contains("classes")) k.classes = e.at("classes").get<std::vector<std::string>>();
         k.reason = e.at("reason").get<std::string>();
         if (e.contains("operators")) k.operators = e.at("operators").get<std::vector<std::string>>();
         const json& r = e.at("reproducer");
         k.seed = r.at("seed").get<std::uint64_t>();
         k.index = r.at("index").get<std::uint64_t>();
         k.desc = r.at("desc").get<std::string>();
+        k.when = e.value("when", std::string());
         known.push_back(std::move(k));
     }
     return known;
@@ -245,9 +275,8 @@ int worker(const run_options& options) {
 std::wstring quoted(const std::wstring& arg) { return L"\"" + arg + L"\""; }
 std::wstring wide(const std::string& s) { return std::wstring(s.begin(), s.end()); }
 
-/// Runs this program with --worker on [start, end); returns its exit status (or a note on why none).
-DWORD run_child(const run_options& options, std::uint64_t start, std::uint64_t end, const std::string& results,
-                DWORD timeout_ms) {
+/// Starts this program with --worker on [start, end), writing to `results`.
+PROCESS_INFORMATION start_child(const run_options& options, std::uint64_t start, std::uint64_t end, const std::string& results) {
     wchar_t self[MAX_PATH];
     GetModuleFileNameW(nullptr, self, MAX_PATH);
     std::wstring cmd = quoted(self) + L" directml-parity --worker --start " + std::to_wstring(start) + L" --end " +
@@ -260,17 +289,8 @@ DWORD run_child(const run_options& options, std::uint64_t start, std::uint64_t e
     PROCESS_INFORMATION pi{};
     if (!CreateProcessW(nullptr, cmd.data(), nullptr, nullptr, FALSE, 0, nullptr, nullptr, &si, &pi))
         throw std::runtime_error(fmt::format("CreateProcessW failed (error {})", GetLastError()));
-    DWORD status = 0;
-    if (WaitForSingleObject(pi.hProcess, timeout_ms) == WAIT_TIMEOUT) {
-        TerminateProcess(pi.hProcess, 124);
-        WaitForSingleObject(pi.hProcess, INFINITE);
-        status = 124;
-    } else {
-        GetExitCodeProcess(pi.hProcess, &status);
-    }
     CloseHandle(pi.hThread);
-    CloseHandle(pi.hProcess);
-    return status;
+    return pi;
 }
 
 std::map<std::uint64_t, outcome> read_results(const std::string& path) {
@@ -282,40 +302,85 @@ std::map<std::uint64_t, outcome> read_results(const std::string& path) {
     return done;
 }
 
-/// Runs [first, last) in batches of child processes; a child that ends early is recorded as a crash
-/// of the case it was on, and the next child starts after it.
+/// Runs [first, last) in batches of child processes, `options.jobs` at a time; a child that ends
+/// early is recorded as a crash of the case it was on, and the rest of its batch goes to a new child.
 std::vector<outcome> run_batches(const run_options& options, std::uint64_t first, std::uint64_t last, const std::string& stem,
                                  std::ostream& out) {
-    std::vector<outcome> all;
-    const std::string results = stem + ".tsv";
-    std::remove(results.c_str());
-    std::uint64_t next = first;
+    struct running {
+        HANDLE process;
+        std::uint64_t start, end;
+        std::string results;
+        ULONGLONG started;
+    };
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> todo; // batches not started, last first
+    for (std::uint64_t b = first; b < last; b += options.batch) todo.emplace_back(b, std::min(last, b + options.batch));
+    std::reverse(todo.begin(), todo.end());
+    std::vector<running> slots;
+    std::vector<std::string> files;
     int children = 0;
-    while (next < last) {
-        const std::uint64_t end = std::min(last, next + options.batch);
-        const DWORD status = run_child(options, next, end, results, 600'000);
-        ++children;
-        const auto done = read_results(results);
-        std::uint64_t reached = next;
-        while (reached < end && done.contains(reached)) ++reached;
-        if (reached < end) { // the child ended on case `reached`
-            const auto it = done.find(reached);
-            if (it == done.end()) {
-                const parity_case c = case_of(options, reached);
-                outcome o{reached, std::string(to_string(type_of(c.desc))), c.klass, "crash", "-",
-                          fmt::format("the worker process ended with status {:#x} on this case{}", status,
-                                      status == 124 ? " (timed out)" : "")};
-                std::ofstream(results, std::ios::app) << line_of(o);
-            }
-            out << fmt::format("dmlref: the worker ended on case {} (status {:#x}); going on after it\n", reached, status);
-            next = reached + 1;
-        } else {
-            next = end;
+    constexpr ULONGLONG timeout_ms = 900'000;
+    while (!todo.empty() || !slots.empty()) {
+        while (!todo.empty() && slots.size() < std::max<std::uint64_t>(options.jobs, 1)) {
+            const auto [start, end] = todo.back();
+            todo.pop_back();
+            const std::string results = fmt::format("{}-{}.tsv", stem, children++);
+            std::remove(results.c_str());
+            files.push_back(results);
+            slots.push_back({start_child(options, start, end, results).hProcess, start, end, results, GetTickCount64()});
         }
+        std::vector<HANDLE> handles;
+        for (const auto& r : slots) handles.push_back(r.process);
+        const DWORD woke = WaitForMultipleObjects(static_cast<DWORD>(handles.size()), handles.data(), FALSE, 5000);
+        for (std::size_t k = 0; k < slots.size();) {
+            running& r = slots[k];
+            DWORD status = STILL_ACTIVE;
+            GetExitCodeProcess(r.process, &status);
+            if (status == STILL_ACTIVE && GetTickCount64() - r.started > timeout_ms) {
+                TerminateProcess(r.process, 124);
+                WaitForSingleObject(r.process, INFINITE);
+                status = 124;
+            }
+            if (status == STILL_ACTIVE) {
+                ++k;
+                continue;
+            }
+            CloseHandle(r.process);
+            const auto done = read_results(r.results);
+            std::uint64_t reached = r.start;
+            while (reached < r.end && done.contains(reached)) ++reached;
+            if (reached < r.end) {
+                // The child ended early: on the case its crash handler recorded (the last one it
+                // wrote), or, where it wrote none, on the first case it has no line for.
+                std::uint64_t crashed = reached;
+                if (reached > r.start && done.at(reached - 1).verdict == "crash") {
+                    crashed = reached - 1;
+                } else {
+                    const parity_case c = case_of(options, reached);
+                    outcome o{reached, std::string(to_string(type_of(c.desc))), c.klass, "crash", "-",
+                              fmt::format("the worker process ended with status {:#x} on this case{}", status,
+                                          status == 124 ? " (timed out)" : "")};
+                    std::ofstream(r.results, std::ios::app) << line_of(o);
+                }
+                out << fmt::format("dmlref: the worker ended on case {} (status {:#x}); going on after it\n", crashed, status);
+                if (crashed + 1 < r.end) todo.emplace_back(crashed + 1, r.end);
+            }
+            slots.erase(slots.begin() + static_cast<std::ptrdiff_t>(k));
+        }
+        (void)woke;
     }
-    for (auto& [index, o] : read_results(results))
-        if (index >= first && index < last) all.push_back(o);
-    out << fmt::format("dmlref: {} cases in {} worker processes\n", all.size(), children);
+    std::map<std::uint64_t, outcome> merged;
+    for (const std::string& f : files)
+        for (auto& [index, o] : read_results(f))
+            if (index >= first && index < last) merged[index] = o;
+    // One file of every case's outcome, in order.
+    std::ofstream all_file(stem + ".tsv", std::ios::trunc);
+    std::vector<outcome> all;
+    for (auto& [index, o] : merged) {
+        all_file << line_of(o);
+        all.push_back(o);
+    }
+    for (const std::string& f : files) std::remove(f.c_str());
+    out << fmt::format("dmlref: {} cases in {} worker processes, {} at a time\n", all.size(), children, options.jobs);
     return all;
 }
 
@@ -346,6 +411,12 @@ struct tally {
 #endif
 
 int run(const run_options& options, std::ostream& out) {
+    if (options.print_case) { // no DirectML needed: what a known divergence's reproducer records
+        const parity_case c = boundary_case(options.seed, *options.print_case);
+        out << fmt::format("boundary case {} of seed {}: {} [{}]{}\n{}\n", *options.print_case, options.seed,
+                           to_string(type_of(c.desc)), c.klass, c.detail.empty() ? "" : " (" + c.detail + ")", to_string(c.desc));
+        return 0;
+    }
 #if !defined(DMLREF_HAVE_DIRECTML)
     (void)options;
     (void)out;
@@ -367,9 +438,11 @@ int run(const run_options& options, std::ostream& out) {
         const bool disagreement = o.verdict == "dmlref-rejects" || o.verdict == "dmlref-accepts" || o.verdict == "crash" ||
                                   o.output == "differs" || o.output == "error";
         const known_divergence* k = nullptr;
-        if (disagreement)
+        if (disagreement) {
+            const parity_case c = case_of(options, o.index);
             for (const auto& candidate : known)
-                if (candidate.matches(o)) k = &candidate;
+                if (candidate.matches(o, c.desc)) k = &candidate;
+        }
         if (k) ++known_seen[k->id];
         if (disagreement && !k) unexplained.push_back(o);
         by_op[o.op].add(o, k != nullptr);
@@ -409,7 +482,7 @@ int run(const run_options& options, std::ostream& out) {
         one.plant = false;
         std::ostringstream quiet;
         const auto r = run_batches(one, k.index, k.index + 1, stem + "-reproducer", quiet);
-        const bool reproduces = !r.empty() && k.matches(r.front());
+        const bool reproduces = !r.empty() && k.matches(r.front(), c.desc);
         out << fmt::format("known divergence {}: reproducer (seed {}, case {}) {}\n", k.id, k.seed, k.index,
                            reproduces ? "still reproduces" : fmt::format("NO LONGER REPRODUCES: {}", r.empty() ? "no result" : r.front().verdict));
         if (!reproduces) status = 1;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 
 namespace dmlref::parity {
@@ -18,8 +19,10 @@ struct run_options {
     std::string level = "6_4";   ///< the feature level dmlref validates at
     std::string known;           ///< known-divergences JSON ("" = none: every disagreement fails)
     std::uint64_t batch = 400;   ///< cases per worker process
+    std::uint64_t jobs = 2;      ///< worker processes at a time
     std::string report_dir;      ///< where unexplained disagreements are written ("" = nowhere)
     bool plant = false;          ///< change one output byte of the first executed case (the check must fail)
+    std::optional<std::uint64_t> print_case; ///< print boundary case N of the seed (class and desc) and stop
     // worker mode
     bool worker = false;
     std::uint64_t start = 0, end = 0;

@@ -407,8 +407,8 @@ int main(int argc, char** argv) {
         if (*a.vectors) return vectors_command(a.out_dir, a.ops, a.count, a.seed, a.format);
         if (*a.parity)
             return parity::run({.boundary_count = a.parity_count, .valid_count = a.parity_valid, .seed = a.parity_seed,
-                                .level = a.parity_level, .known = a.parity_known, .batch = a.parity_batch,
-                                .report_dir = a.parity_report, .plant = a.parity_plant, .worker = a.parity_worker,
+                                .level = a.parity_level, .known = a.parity_known, .batch = a.parity_batch, .jobs = a.parity_jobs,
+                                .report_dir = a.parity_report, .plant = a.parity_plant, .print_case = a.parity_print_case, .worker = a.parity_worker,
                                 .start = a.parity_start, .end = a.parity_end, .results = a.parity_results},
                                std::cout);
     } catch (const usage_error& e) {

@@ -336,13 +336,43 @@ inline data_type random_type_of_at_least(rng_t& rng, std::size_t bytes) {
     return options[pick_index(rng, options.size())];
 }
 
-/// A random type of one byte (INT8, UINT8): the only ones whose tensors of about 2^32 elements
-/// stay under DirectML's cap of 2^32 - 1 bytes (max_total_tensor_size_in_bytes).
-inline data_type random_byte_type(rng_t& rng) {
+/// A random type whose element size is one of `widths` (bytes).
+inline data_type random_type_of_width(rng_t& rng, const std::vector<std::size_t>& widths) {
     std::vector<data_type> options;
     for (data_type t : movable_data_types)
-        if (element_size(t) == 1) options.push_back(t);
+        if (std::find(widths.begin(), widths.end(), element_size(t)) != widths.end()) options.push_back(t);
     return options[pick_index(rng, options.size())];
+}
+
+/// The most elements a packed tensor of `bytes`-byte elements holds that DirectML accepts: its
+/// DMLCalcBufferTensorSize (n * bytes rounded up to 4) within the cap on TotalTensorSizeInBytes,
+/// (2^32 - 1) * bytes (max_total_tensor_size_in_bytes), so n * bytes within that cap rounded down
+/// to 4; and n within the element cap.
+constexpr std::uint64_t largest_packed_count(std::uint64_t bytes) noexcept {
+    if (bytes == 0) return 0;
+    return std::min(max_element_count, (max_total_tensor_size_in_bytes(bytes) & ~std::uint64_t{3}) / bytes);
+}
+static_assert(largest_packed_count(1) == two_32 - 4 && largest_packed_count(2) == two_32 - 2 &&
+              largest_packed_count(4) == two_32 - 1 && largest_packed_count(8) == two_32 - 1);
+
+/// The element sizes that share the largest packed tensor DirectML accepts, with its count as
+/// two axes a * b (b >= 3, so that a pad of 1 on each side leaves an axis of b - 2), for the
+/// "valid: ... the largest DirectML accepts" classes.
+struct largest_group {
+    std::string count;    ///< "2^32 - 1"
+    std::string last;     ///< the last element's index, "2^32 - 2"
+    std::string each;     ///< "four or eight bytes each"
+    std::string of;       ///< "four or eight bytes"
+    std::vector<std::size_t> widths;
+    std::uint32_t a, b;
+};
+
+inline const std::vector<largest_group>& largest_groups() {
+    static const std::vector<largest_group> groups{
+        {"2^32 - 1", "2^32 - 2", "four or eight bytes each", "four or eight bytes", {4, 8}, 65537, 65535},
+        {"2^32 - 2", "2^32 - 3", "two bytes each", "two bytes", {2}, 2, 0x7fff'ffffu},
+        {"2^32 - 4", "2^32 - 5", "one byte each", "one byte", {1}, 65538, 65534}};
+    return groups;
 }
 
 /// Another movable type whose width is (`same`) or is not the width of `t`; `narrower` keeps to
@@ -488,12 +518,13 @@ inline std::vector<std::uint32_t>* pads_ref(operator_desc& d, bool end) {
 }
 
 /// Raises the base's TotalTensorSizeInBytes so that the mutated tensor fits it too, as far as
-/// DirectML's cap of 2^32 - 1 bytes allows: the base stays valid, and a mutated tensor of more
-/// bytes keeps the largest TotalTensorSizeInBytes DirectML accepts.
+/// DirectML's cap of (2^32 - 1) elements' worth of bytes allows (max_total_tensor_size_in_bytes):
+/// the base stays valid, and a mutated tensor of more bytes keeps the largest
+/// TotalTensorSizeInBytes DirectML accepts for its type.
 inline void make_room(operator_desc& base, bool output, std::uint64_t bytes) {
     auto& t = tensor_ref(base, output);
-    t.total_tensor_size_in_bytes =
-        std::max(t.total_tensor_size_in_bytes, std::min(bytes, max_total_tensor_size_in_bytes));
+    const std::uint64_t most = max_total_tensor_size_in_bytes(element_size(t.data_type));
+    t.total_tensor_size_in_bytes = std::max(t.total_tensor_size_in_bytes, std::min(bytes, most));
 }
 
 inline std::string sizes_text(const std::vector<std::uint32_t>& v) { return fmt::format("{{{}}}", fmt::join(v, ", ")); }
@@ -725,8 +756,9 @@ inline void add_tensor_classes(class_table& t) {
             return last;
         };
         // wraps: TotalTensorSizeInBytes as 32-bit arithmetic gives it (the base made that large);
-        // at 2^32: the 64-bit size, past DirectML's cap of 2^32 - 1 bytes, so that no valid base
-        // holds it: Strides and TotalTensorSizeInBytes change together (coupled).
+        // at 2^32: the 64-bit size, at least (2^32 + 1) elements' worth of bytes, past DirectML's
+        // cap of (2^32 - 1) elements' worth, so that no valid base holds it: Strides and
+        // TotalTensorSizeInBytes change together (coupled).
         for (const bool wraps : {true, false})
             add(t.invalid,
                 field(wraps ? "Strides: last element's index wraps 2^32 (TotalTensorSizeInBytes as in 32 bits)"
@@ -753,8 +785,9 @@ inline void add_tensor_classes(class_table& t) {
                     if (!wraps) tensor_ref(b.desc, out).total_tensor_size_in_bytes = mutated.total_tensor_size_in_bytes;
                     return b;
                 });
-        // TotalTensorSizeInBytes stays 2^32 - 1 (make_room), the most DirectML accepts: a size
-        // counted in elements, or in bytes modulo 2^32, would fit it.
+        // TotalTensorSizeInBytes becomes DMLCalcBufferTensorSize (make_room): more than 2^32 bytes,
+        // fewer than 2^32 elements' worth, within DirectML's cap; a size counted in bytes modulo
+        // 2^32 would be small.
         add(t.invalid, field("Strides: DMLCalcBufferTensorSize above 2^32 bytes, last index below 2^32"), any_op,
             [=](rng_t& rng, operator_type op) {
                 auto [base, k] = strided_axis_base(rng, op, random_type_of_at_least(rng, 2), 2);
@@ -770,8 +803,9 @@ inline void add_tensor_classes(class_table& t) {
                 return b;
             });
         // A base with one big axis (every other size 1, no padding, BlockSize 1), explicit packed
-        // strides, whose stride then becomes UINT32_MAX. TotalTensorSizeInBytes is 2^32 - 1 (make_room),
-        // the most DirectML accepts, so that a size that wraps below it would look like a fit.
+        // strides, whose stride then becomes UINT32_MAX. TotalTensorSizeInBytes is (2^32 - 1)
+        // elements' worth (make_room), the most DirectML accepts, so that a size that wraps below it
+        // would look like a fit.
         // past 2^63: (2^31 / s + 1) * (2^32 - 1) * s bytes for elements of s bytes, a base of about 2^31 bytes.
         struct big_stride {
             std::string what;
@@ -801,24 +835,32 @@ inline void add_tensor_classes(class_table& t) {
             });
 
         // TotalTensorSizeInBytes
+        // DirectML's cap is (2^32 - 1) elements' worth of bytes: the cap itself is accepted, one
+        // byte more is not; 2^32 is past it for one byte, inside it for wider types.
         struct total_value {
             std::string name;
-            std::int64_t from_calc; // used when absolute is absent
+            std::int64_t from_calc; // used when absolute and past_cap are absent
             std::optional<std::uint64_t> absolute;
+            std::optional<std::uint64_t> past_cap; // (2^32 - 1) * element size + this
         };
-        for (const total_value& v : std::vector<total_value>{{"DMLCalcBufferTensorSize - 1", -1, {}},
-                                                             {"DMLCalcBufferTensorSize - 4", -4, {}},
-                                                             {"DMLCalcBufferTensorSize + 1 (not a multiple of 4)", 1, {}},
-                                                             {"0", 0, 0},
-                                                             {"2^32 - 1", 0, two_32 - 1},
-                                                             {"2^32", 0, two_32},
-                                                             {"UINT64_MAX", 0, std::numeric_limits<std::uint64_t>::max()}})
+        for (const total_value& v : std::vector<total_value>{{"DMLCalcBufferTensorSize - 1", -1, {}, {}},
+                                                             {"DMLCalcBufferTensorSize - 4", -4, {}, {}},
+                                                             {"DMLCalcBufferTensorSize + 1 (not a multiple of 4)", 1, {}, {}},
+                                                             {"0", 0, 0, {}},
+                                                             {"(2^32 - 1) * element size", 0, {}, 0},
+                                                             {"(2^32 - 1) * element size + 1", 0, {}, 1},
+                                                             {"2^32", 0, two_32, {}},
+                                                             {"UINT64_MAX", 0, std::numeric_limits<std::uint64_t>::max(), {}}})
             add(t.invalid, field("TotalTensorSizeInBytes: ") + v.name, any_op, [=](rng_t& rng, operator_type op) {
                 built b = change(random_base(rng, op, random_type(rng)), field("TotalTensorSizeInBytes"));
                 auto& tensor = tensor_ref(b.desc, out);
                 const std::uint64_t calc = calc_buffer_tensor_size(tensor);
-                const std::uint64_t value = v.absolute ? *v.absolute : calc + static_cast<std::uint64_t>(v.from_calc);
-                b.detail = fmt::format("{} -> {} (DMLCalcBufferTensorSize {})", tensor.total_tensor_size_in_bytes, value, calc);
+                const std::uint64_t value =
+                    v.absolute ? *v.absolute
+                    : v.past_cap ? max_total_tensor_size_in_bytes(element_size(tensor.data_type)) + *v.past_cap
+                                 : calc + static_cast<std::uint64_t>(v.from_calc);
+                b.detail = fmt::format("{} -> {} (DMLCalcBufferTensorSize {}, {})", tensor.total_tensor_size_in_bytes, value, calc,
+                                       to_string(tensor.data_type));
                 tensor.total_tensor_size_in_bytes = value;
                 return b;
             });
@@ -875,39 +917,43 @@ inline void add_tensor_classes(class_table& t) {
     for (const data_type type : movable_data_types)
         add(t.valid, fmt::format("valid: DataType {}", to_string(type)), any_op,
             [=](rng_t& rng, operator_type op) { return valid(random_base(rng, op, type)); });
-    // The largest packed tensor DirectML accepts: 2^32 - 4 = 65538 * 65534 elements of one byte
-    // (DMLCalcBufferTensorSize rounds up to 4, and TotalTensorSizeInBytes is at most 2^32 - 1).
-    add(t.valid, "valid: InputTensor of 2^32 - 4 elements (one byte each, the largest DirectML accepts)", any_op,
-        [](rng_t& rng, operator_type op) {
-            const std::size_t rank = rank_from(rng, op, 2);
-            const auto [i, j] = two_axes(rng, rank);
-            return valid(
-                realize(neutral_recipe(rng, op, random_byte_type(rng), two_axis_sizes(rank, i, 65538, j, 65534), 1, false)));
-        });
-    add(t.valid, "valid: OutputTensor of 2^32 - 4 elements (one byte each, the largest DirectML accepts)",
-        [](operator_type op) { return !is_depth_space(op); }, [](rng_t& rng, operator_type op) {
-            const std::size_t rank = rank_from(rng, op, 2);
-            const auto [i, j] = two_axes(rng, rank);
-            if (is_slice_op(op))
-                return valid(
-                    realize(neutral_recipe(rng, op, random_byte_type(rng), two_axis_sizes(rank, i, 65538, j, 65534), 1, true)));
-            recipe r = neutral_recipe(rng, op, random_byte_type(rng), two_axis_sizes(rank, i, 65538, j, 65532), 1, false);
-            r.start[j] = r.end[j] = 1;
-            return valid(realize(r));
-        });
+    // The largest packed tensors DirectML accepts (largest_packed_count): DMLCalcBufferTensorSize
+    // rounds up to 4 and TotalTensorSizeInBytes is at most (2^32 - 1) elements' worth, so 2^32 - 1
+    // = 65537 * 65535 elements of four or eight bytes, 2^32 - 2 = 2 * (2^31 - 1) of two, 2^32 - 4
+    // = 65538 * 65534 of one.
+    for (const largest_group& g : largest_groups()) {
+        add(t.valid, fmt::format("valid: InputTensor of {} elements ({}, the largest DirectML accepts)", g.count, g.each),
+            any_op, [=](rng_t& rng, operator_type op) {
+                const std::size_t rank = rank_from(rng, op, 2);
+                const auto [i, j] = two_axes(rng, rank);
+                const data_type type = random_type_of_width(rng, g.widths);
+                return valid(realize(neutral_recipe(rng, op, type, two_axis_sizes(rank, i, g.a, j, g.b), 1, false)));
+            });
+        add(t.valid, fmt::format("valid: OutputTensor of {} elements ({}, the largest DirectML accepts)", g.count, g.each),
+            [](operator_type op) { return !is_depth_space(op); }, [=](rng_t& rng, operator_type op) {
+                const std::size_t rank = rank_from(rng, op, 2);
+                const auto [i, j] = two_axes(rng, rank);
+                const data_type type = random_type_of_width(rng, g.widths);
+                if (is_slice_op(op))
+                    return valid(realize(neutral_recipe(rng, op, type, two_axis_sizes(rank, i, g.a, j, g.b), 1, true)));
+                recipe r = neutral_recipe(rng, op, type, two_axis_sizes(rank, i, g.a, j, g.b - 2), 1, false);
+                r.start[j] = r.end[j] = 1;
+                return valid(realize(r));
+            });
+    }
 }
 
 // Element counts at 2^32 and wrapping it: one field for SLICE(1) (a larger input keeps the
-// window), both tensors' Sizes for the others (their output follows the input). 2^32 elements
-// are of one byte, so that the base (2^32 - 2^16 or 2^32 - 2^17 elements) is valid; its
-// TotalTensorSizeInBytes is then 2^32 - 1 (make_room), one byte short of the mutated tensor's.
+// window), both tensors' Sizes for the others (their output follows the input). The base (2^32 -
+// 2^16 or 2^32 - 2^17 elements) is valid for every type; at 2^32 elements its TotalTensorSizeInBytes
+// is then (2^32 - 1) elements' worth (make_room), one element short of the mutated tensor's.
 inline void add_count_classes(class_table& t) {
     for (const bool wraps : {false, true}) {
         const std::string what = wraps ? "element count wraps 2^32 (TotalTensorSizeInBytes as in 32 bits)" : "2^32 elements";
         const auto build = [=](rng_t& rng, operator_type op) {
             const std::size_t rank = rank_from(rng, op, 2);
             auto [i, j] = two_axes(rng, rank);
-            const data_type type = wraps ? random_type(rng) : random_byte_type(rng);
+            const data_type type = random_type(rng);
             // 2^32: 65536 * 65536 (base 65535 * 65536); wraps: 65537 * 65537 = 2^32 + 131073 (base 65537 * 1).
             std::vector<std::uint32_t> before = wraps ? two_axis_sizes(rank, i, 65537, j, 1) : two_axis_sizes(rank, i, 65535, j, 65536);
             std::vector<std::uint32_t> after = wraps ? two_axis_sizes(rank, i, 65537, j, 65537) : two_axis_sizes(rank, i, 65536, j, 65536);
@@ -969,9 +1015,10 @@ inline void add_depth_space_classes(class_table& t) {
         return valid(base_of(rng, r, layout::random, layout::random), fmt::format("BlockSize {}", b));
     });
     // D2S {1, 65535 * 65535, 1, 1} -> {1, 1, 65535, 65535}; S2D the other way: 2^32 - 2^17 + 1
-    // elements, of one byte (wider ones pass DirectML's cap of 2^32 - 1 bytes).
+    // elements, fewer than the largest packed tensor of any type.
     add(t.valid, "valid: BlockSize 2^16 - 1 (the largest whose square fits in 32 bits)", ds, [](rng_t& rng, operator_type op) {
-        return valid(realize(depth_space_recipe(rng, op, random_byte_type(rng), 65535, 1, 1, 1, 1)));
+        const data_type type = random_type(rng);
+        return valid(realize(depth_space_recipe(rng, op, type, 65535, 1, 1, 1, 1)));
     });
     add(t.valid, "valid: BlockSize 3, H != W", ds, [](rng_t& rng, operator_type op) {
         const std::uint32_t h = pick(rng, 1, 3), n = pick(rng, 1, 2), c = pick(rng, 1, 2);
@@ -1165,18 +1212,21 @@ inline void add_slice_classes(class_table& t) {
         });
         return valid(layouts(rng, r), fmt::format("axis {}", k));
     });
-    // An axis of 2^32 - 4 elements of one byte (the others 1; the largest DirectML accepts), one
-    // element copied from its last index, 2^32 - 5.
-    add(t.valid, "valid: one element at index 2^32 - 5 of an axis of 2^32 - 4 elements (one byte each)", slices,
-        [](rng_t& rng, operator_type op) {
-            const std::size_t rank = pick(rng, 1, 8), k = pick_index(rng, rank);
-            std::vector<std::uint32_t> sizes(rank, 1);
-            sizes[k] = u32_max - 3;
-            recipe r = neutral_recipe(rng, op, random_byte_type(rng), sizes, 1, false);
-            const std::int64_t stride = pick(rng, 1, 3);
-            set_window(r, k, u32_max - 4, 1, op == operator_type::slice1 && chance(rng, 50) ? -stride : stride);
-            return valid(realize(r), fmt::format("axis {}", k));
-        });
+    // An axis of the most elements DirectML accepts for the type (the others 1; largest_packed_count),
+    // one element copied from its last index.
+    for (const largest_group& g : largest_groups())
+        add(t.valid, fmt::format("valid: one element at index {} of an axis of {} elements ({})", g.last, g.count, g.each),
+            slices, [=](rng_t& rng, operator_type op) {
+                const std::size_t rank = pick(rng, 1, 8), k = pick_index(rng, rank);
+                const data_type type = random_type_of_width(rng, g.widths);
+                const auto count = static_cast<std::uint32_t>(largest_packed_count(element_size(type)));
+                std::vector<std::uint32_t> sizes(rank, 1);
+                sizes[k] = count;
+                recipe r = neutral_recipe(rng, op, type, sizes, 1, false);
+                const std::int64_t stride = pick(rng, 1, 3);
+                set_window(r, k, count - 1, 1, op == operator_type::slice1 && chance(rng, 50) ? -stride : stride);
+                return valid(realize(r), fmt::format("axis {}", k));
+            });
     add(t.valid, "valid: Strides beyond the axis, one element", v0, [=](rng_t& rng, operator_type op) {
         auto [r, k] = shaped(rng, op, [&](rng_t& g, recipe& x, std::size_t axis) {
             const std::uint32_t offset = pick(g, 0, x.in[axis] - 1);
@@ -1424,24 +1474,29 @@ inline void add_padding_classes(class_table& t) {
             b.detail = fmt::format("CONSTANT -> {}; axis {} of {}: pads {}, {}", to_string(c.mode), k, r.in[k], r.start[k], r.end[k]);
             return b;
         });
-    // Pads near 2^31 on both sides of one axis: 2^32 - 4 output elements of one byte at most (the
-    // largest tensor DirectML accepts), the other axes size 1.
-    const auto near_2_31 = [](rng_t& rng, operator_type op) {
+    // Pads near 2^31 on both sides of one axis, the other axes size 1: at most the largest packed
+    // output DirectML accepts for the type (largest_packed_count: 2^32 - 1 elements of four or
+    // eight bytes, 2^32 - 2 of two, 2^32 - 4 of one).
+    const auto near_2_31 = [](rng_t& rng, operator_type op, const std::vector<std::size_t>& widths) {
         const std::size_t rank = pick(rng, 1, 8), k = pick_index(rng, rank);
         std::vector<std::uint32_t> sizes(rank, 1);
         sizes[k] = pick(rng, 1, 12);
-        recipe r = neutral_recipe(rng, op, random_byte_type(rng), sizes, 1, false);
+        const data_type type = random_type_of_width(rng, widths);
+        const auto count = static_cast<std::uint32_t>(largest_packed_count(element_size(type)));
+        recipe r = neutral_recipe(rng, op, type, sizes, 1, false);
         r.mode = padding_mode::constant;
         r.start[k] = 0x8000'0000u + pick(rng, 0, 1000);
-        r.end[k] = u32_max - 3 - sizes[k] - r.start[k] - pick(rng, 0, 1000);
+        r.end[k] = count - sizes[k] - r.start[k] - pick(rng, 0, 1000);
         return std::pair{r, k};
     };
-    add(t.valid, "valid: CONSTANT, pads near 2^31 (up to 2^32 - 4 output elements of one byte)", pads, [=](rng_t& rng, operator_type op) {
-        auto [r, k] = near_2_31(rng, op);
-        return valid(realize(r), fmt::format("axis {} of {}: pads {}, {}", k, r.in[k], r.start[k], r.end[k]));
-    });
+    for (const largest_group& g : largest_groups())
+        add(t.valid, fmt::format("valid: CONSTANT, pads near 2^31 (up to {} output elements of {})", g.count, g.of), pads,
+            [=](rng_t& rng, operator_type op) {
+                auto [r, k] = near_2_31(rng, op, g.widths);
+                return valid(realize(r), fmt::format("axis {} of {}: pads {}, {}", k, r.in[k], r.start[k], r.end[k]));
+            });
     add(t.invalid, "PaddingMode: EDGE with pads near 2^31 (from CONSTANT)", pads, [=](rng_t& rng, operator_type op) {
-        auto [r, k] = near_2_31(rng, op);
+        auto [r, k] = near_2_31(rng, op, {1, 2, 4, 8});
         built b = change(realize(r), "PaddingMode");
         *mode_ref(b.desc) = padding_mode::edge;
         b.detail = fmt::format("axis {} of {}: pads {}, {}", k, r.in[k], r.start[k], r.end[k]);

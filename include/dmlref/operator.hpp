@@ -342,12 +342,13 @@ inline std::optional<std::string> check_tensor(std::string_view op, operator_typ
     if (const std::uint64_t needed = calc_buffer_tensor_size(t); t.total_tensor_size_in_bytes < needed)
         return detail::message("{}: {}.TotalTensorSizeInBytes = {} is less than DMLCalcBufferTensorSize = {}", op, field,
                                t.total_tensor_size_in_bytes, needed);
-    // DirectML 1.15.4 refuses a buffer tensor of 2^32 bytes or more (its documentation caps only
-    // the element count): docs/directml.md.
-    if (t.total_tensor_size_in_bytes > max_total_tensor_size_in_bytes)
-        return detail::message("{}: {}.TotalTensorSizeInBytes = {} is more than {} (2^32 - 1); DirectML refuses larger "
-                               "buffer tensors",
-                               op, field, t.total_tensor_size_in_bytes, max_total_tensor_size_in_bytes);
+    // DirectML 1.15.4 refuses a buffer of more than 2^32 - 1 elements' worth of bytes, whatever
+    // the tensor's strides reach (docs/directml.md).
+    if (const std::uint64_t most = max_total_tensor_size_in_bytes(element_size(t.data_type));
+        t.total_tensor_size_in_bytes > most)
+        return detail::message("{}: {}.TotalTensorSizeInBytes = {} is more than (2^32 - 1) elements of {} bytes = {}; "
+                               "DirectML refuses larger buffer tensors",
+                               op, field, t.total_tensor_size_in_bytes, element_size(t.data_type), most);
     // DirectML 1.15.4 refuses any alignment below DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT (16), though
     // its documentation asks only for the element size: docs/directml.md.
     if (const std::uint32_t a = t.guaranteed_base_offset_alignment;

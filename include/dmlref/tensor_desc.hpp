@@ -21,8 +21,12 @@ enum class tensor_flags : std::uint32_t {
 /// DirectML's limits (DML_TENSOR_DIMENSION_COUNT_MAX1 and the element cap of buffer tensors).
 inline constexpr std::uint32_t max_dimension_count = 8;
 inline constexpr std::uint64_t max_element_count = 0xffff'ffffu;
-/// The largest TotalTensorSizeInBytes DirectML accepts (measured on DirectML 1.15.4: 2^32 is refused).
-inline constexpr std::uint64_t max_total_tensor_size_in_bytes = 0xffff'ffffu;
+/// The largest TotalTensorSizeInBytes DirectML accepts for elements of `element_size` bytes:
+/// (2^32 - 1) elements' worth (measured on DirectML 1.15.4 for 1-, 2-, 4- and 8-byte types: one
+/// byte more is refused).
+constexpr std::uint64_t max_total_tensor_size_in_bytes(std::uint64_t element_size) noexcept {
+    return max_element_count * element_size;
+}
 /// The smallest non-zero GuaranteedBaseOffsetAlignment DirectML accepts: DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT
 /// (measured on DirectML 1.15.4: 1, 2, 4 and 8 are refused).
 inline constexpr std::uint32_t min_guaranteed_base_offset_alignment = 16;

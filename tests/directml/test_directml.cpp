@@ -7,6 +7,8 @@
 
 #include <dmlref/directml.hpp>
 
+#include <array>
+
 
 using namespace dmlref;
 
@@ -117,4 +119,99 @@ TEST_CASE("directml: the backend releases every COM object it creates") {
         (void)local.run(readme_slice(), one_to_sixteen());
     }
     CHECK(references() == before);
+}
+
+// What DirectML 1.15.4 was measured to do where its documentation or dmlref's old rules said
+// otherwise (docs/directml.md): dmlref now gives DirectML's verdict and bytes on each, and each of
+// these failed before dmlref followed it.
+
+namespace {
+std::uint64_t first_element(const std::vector<std::byte>& bytes, std::size_t width) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, bytes.data(), width);
+    return v;
+}
+} // namespace
+
+TEST_CASE("directml: GuaranteedBaseOffsetAlignment and TotalTensorSizeInBytes limits, verdict for verdict") {
+    slice1_desc d = readme_slice();
+    for (std::uint32_t a : {1u, 4u, 8u, 16u, 24u, 256u, 0x8000'0000u}) {
+        d.input_tensor.guaranteed_base_offset_alignment = a;
+        INFO("GuaranteedBaseOffsetAlignment " << a);
+        CHECK(dml().accepts(d).has_value() == validate(d).has_value());
+    }
+    d.input_tensor.guaranteed_base_offset_alignment = 0;
+    for (std::uint64_t total : {std::uint64_t{0xffff'ffff}, std::uint64_t{0x1'0000'0000}, UINT64_MAX}) {
+        d.input_tensor.total_tensor_size_in_bytes = total;
+        INFO("TotalTensorSizeInBytes " << total);
+        CHECK(dml().accepts(d).has_value() == validate(d).has_value());
+    }
+}
+
+TEST_CASE("directml: SLICE strides up to 2^31 - 1, verdict for verdict") {
+    for (std::uint32_t s : {1000u, 0x7fff'ffffu, 0x8000'0000u, 0xffff'ffffu}) {
+        const slice_desc d{make_buffer_tensor_desc(data_type::float32, {1, 1, 4, 4}),
+                           make_buffer_tensor_desc(data_type::float32, {1, 1, 2, 1}), {0, 0, 0, 1}, {1, 1, 2, 1},
+                           {1, 1, 2, s}};
+        INFO("Strides[3] " << s);
+        CHECK(dml().accepts(d).has_value() == validate(d).has_value());
+    }
+}
+
+TEST_CASE("directml: REFLECTION of an axis of one element repeats it, as dmlref computes") {
+    for (std::uint32_t pad : {1u, 2u, 5u}) {
+        const padding1_desc d{make_buffer_tensor_desc(data_type::float32, {1, 1, 1, 2}),
+                              make_buffer_tensor_desc(data_type::float32, {1, 1, 1 + 2 * pad, 2}), padding_mode::reflection,
+                              data_type::float32, scalar_union::of(-7.0f), {0, 0, pad, 0}, {0, 0, pad, 0}};
+        std::vector<std::byte> input(8);
+        const float x[2] = {3, 4};
+        std::memcpy(input.data(), x, 8);
+        INFO("pad " << pad);
+        REQUIRE_FALSE(validate(d).has_value());
+        const compare_report report = dml().verify(d, input);
+        INFO(report.to_string());
+        CHECK(report.equal());
+    }
+}
+
+TEST_CASE("directml: PADDING1 reads the union's first four bytes for 8- and 16-bit types, as dmlref does") {
+    using bytes8 = std::array<std::uint8_t, 8>;
+    for (data_type t : {data_type::uint8, data_type::int8, data_type::uint16, data_type::int16, data_type::float16,
+                        data_type::uint32, data_type::int32}) {
+        for (const bytes8& b : {bytes8{0x1f, 0, 0, 0, 0, 0, 0, 0}, bytes8{0x1f, 0x01, 0, 0, 0, 0, 0, 0},
+                                bytes8{0x7e, 0x9a, 0x01, 0, 0, 0, 0, 0}, bytes8{0x7e, 0x9a, 0, 0, 0x01, 0, 0, 0},
+                                bytes8{0x80, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}}) {
+            scalar_union value;
+            value.bytes = b;
+            const padding1_desc d{make_buffer_tensor_desc(t, {4}), make_buffer_tensor_desc(t, {8}), padding_mode::constant, t,
+                                  value, {2}, {2}};
+            const std::vector<std::byte> input(static_cast<std::size_t>(d.input_tensor.total_tensor_size_in_bytes));
+            std::vector<std::byte> expected(static_cast<std::size_t>(d.output_tensor.total_tensor_size_in_bytes));
+            execute(d, input, expected);
+            INFO(to_string(t) << " union bytes " << int{b[0]} << " " << int{b[1]} << " " << int{b[2]} << " " << int{b[3]} << " "
+                              << int{b[4]});
+            CHECK(first_element(dml().run(d, input), element_size(t)) == first_element(expected, element_size(t)));
+        }
+    }
+}
+
+TEST_CASE("directml: PADDING's FLOAT value: in range DirectML truncates as dmlref does; out of range it wraps (a known divergence)") {
+    for (data_type t : {data_type::uint8, data_type::int8, data_type::uint16, data_type::int16, data_type::uint32,
+                        data_type::int32, data_type::uint64, data_type::int64}) {
+        for (float f : {31.7f, -31.7f, 0.0f, -0.0f, 100.5f}) {
+            const bool is_unsigned = t == data_type::uint8 || t == data_type::uint16 || t == data_type::uint32 || t == data_type::uint64;
+            if (is_unsigned && f < 0) continue; // out of range for unsigned types
+            const padding_desc d{make_buffer_tensor_desc(t, {4}), make_buffer_tensor_desc(t, {8}), padding_mode::constant, f, {2}, {2}};
+            const std::vector<std::byte> input(static_cast<std::size_t>(d.input_tensor.total_tensor_size_in_bytes));
+            std::vector<std::byte> expected(static_cast<std::size_t>(d.output_tensor.total_tensor_size_in_bytes));
+            execute(d, input, expected);
+            INFO(to_string(t) << " value " << f);
+            CHECK(first_element(dml().run(d, input), element_size(t)) == first_element(expected, element_size(t)));
+        }
+    }
+    // Out of range: 300 on UINT8 is 44 on DirectML (300 mod 256); dmlref saturates to 255 (DECISIONS 3).
+    const padding_desc d{make_buffer_tensor_desc(data_type::uint8, {4}), make_buffer_tensor_desc(data_type::uint8, {8}),
+                         padding_mode::constant, 300.0f, {2}, {2}};
+    const std::vector<std::byte> input(4);
+    CHECK(first_element(dml().run(d, input), 1) == 44);
 }

@@ -226,6 +226,29 @@ public:
         return report;
     }
 
+    /// A committed buffer of `bytes` bytes (at least 4) in `heap`, created in `state`: UPLOAD buffers
+    /// in GENERIC_READ, READBACK ones in COPY_DEST, as D3D12 requires.
+    com_ptr<ID3D12Resource> make_buffer(D3D12_HEAP_TYPE heap, std::uint64_t bytes, D3D12_RESOURCE_FLAGS flags,
+                                        D3D12_RESOURCE_STATES state) {
+        D3D12_HEAP_PROPERTIES hp{};
+        hp.Type = heap;
+        D3D12_RESOURCE_DESC rd{};
+        rd.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
+        rd.Width = std::max<std::uint64_t>(bytes, 4);
+        rd.Height = 1;
+        rd.DepthOrArraySize = 1;
+        rd.MipLevels = 1;
+        rd.Format = DXGI_FORMAT_UNKNOWN;
+        rd.SampleDesc.Count = 1;
+        rd.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+        rd.Flags = flags;
+        com_ptr<ID3D12Resource> buffer;
+        check_hresult(device_->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &rd, state, nullptr,
+                                                       platform::iid_resource, buffer.put_void()),
+                      "ID3D12Device::CreateCommittedResource");
+        return buffer;
+    }
+
     /// Waits until the queue has finished all submitted work.
     void wait_idle() { signal_and_wait(); }
 
@@ -344,27 +367,6 @@ private:
         check_hresult(device_->CreateComputePipelineState(&pd, platform::iid_pipeline_state, pso.put_void()),
                       "ID3D12Device::CreateComputePipelineState");
         return pipelines_.emplace(key, std::move(pso)).first->second.get();
-    }
-
-    com_ptr<ID3D12Resource> make_buffer(D3D12_HEAP_TYPE heap, std::uint64_t bytes, D3D12_RESOURCE_FLAGS flags,
-                                        D3D12_RESOURCE_STATES state) {
-        D3D12_HEAP_PROPERTIES hp{};
-        hp.Type = heap;
-        D3D12_RESOURCE_DESC rd{};
-        rd.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
-        rd.Width = std::max<std::uint64_t>(bytes, 4);
-        rd.Height = 1;
-        rd.DepthOrArraySize = 1;
-        rd.MipLevels = 1;
-        rd.Format = DXGI_FORMAT_UNKNOWN;
-        rd.SampleDesc.Count = 1;
-        rd.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
-        rd.Flags = flags;
-        com_ptr<ID3D12Resource> buffer;
-        check_hresult(device_->CreateCommittedResource(&hp, D3D12_HEAP_FLAG_NONE, &rd, state, nullptr,
-                                                       platform::iid_resource, buffer.put_void()),
-                      "ID3D12Device::CreateCommittedResource");
-        return buffer;
     }
 
     static void write_mapped(ID3D12Resource* buffer, std::span<const std::byte> data) {

@@ -15,6 +15,7 @@
 #endif
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -169,21 +170,38 @@ public:
         // Each resource has room to spare past the bytes bound: DirectML's shaders may load whole
         // vectors past a tensor's last byte through root descriptors, which D3D12 does not bound;
         // on a GPU such a load reads junk it then discards, on lavapipe (where a GPU address is a
-        // host pointer) it faulted. The spare bytes of the output start as the sentinel and must
-        // come back unchanged: DirectML may read past a buffer, never write.
+        // host pointer) it could fault. The spare bytes of the output start as the sentinel and
+        // must come back unchanged: DirectML may read past a buffer, never write.
         const std::uint64_t in_room = with_room(in_bytes), out_room = with_room(out_bytes);
-        auto in_buffer = gpu_->create_buffer(in_room), out_buffer = gpu_->create_buffer(out_room);
-        std::vector<std::byte> staged(static_cast<std::size_t>(in_room));
-        std::copy_n(input.begin(), static_cast<std::size_t>(in_bytes), staged.begin());
-        gpu_->upload(in_buffer.get(), staged);
-        staged.assign(static_cast<std::size_t>(out_room), options_.sentinel);
-        if (initial_output) std::copy(initial_output->begin(), initial_output->end(), staged.begin());
-        gpu_->upload(out_buffer.get(), staged);
-
+        buffers b{gpu_->create_buffer(in_room), gpu_->create_buffer(out_room),
+                  gpu_->make_buffer(D3D12_HEAP_TYPE_UPLOAD, in_room + out_room, D3D12_RESOURCE_FLAG_NONE,
+                                    D3D12_RESOURCE_STATE_GENERIC_READ),
+                  gpu_->make_buffer(D3D12_HEAP_TYPE_READBACK, out_room, D3D12_RESOURCE_FLAG_NONE,
+                                    D3D12_RESOURCE_STATE_COPY_DEST),
+                  in_room, out_room};
+        {
+            void* mapped = nullptr;
+            const D3D12_RANGE none{0, 0};
+            d3d12::check_hresult(b.upload->Map(0, &none, &mapped), "ID3D12Resource::Map (upload)");
+            auto* bytes = static_cast<std::byte*>(mapped);
+            std::fill(bytes, bytes + in_room + out_room, options_.sentinel);
+            std::copy_n(input.begin(), static_cast<std::size_t>(in_bytes), bytes);
+            std::fill(bytes + in_bytes, bytes + in_room, std::byte{0});
+            if (initial_output) std::copy(initial_output->begin(), initial_output->end(), bytes + in_room);
+            b.upload->Unmap(0, nullptr);
+        }
         const bool owned = (t.input().Flags & 1u) != 0; // OWNED_BY_DML: bound to the initializer
-        dispatch_operator(compiled.get(), {in_buffer.get(), 0, round_up(in_bytes)}, {out_buffer.get(), 0, round_up(out_bytes)},
+        dispatch_operator(compiled.get(), b, {b.input.get(), 0, round_up(in_bytes)}, {b.output.get(), 0, round_up(out_bytes)},
                           owned);
-        std::vector<std::byte> out = gpu_->readback(out_buffer.get(), out_room);
+        std::vector<std::byte> out(static_cast<std::size_t>(out_room));
+        {
+            void* mapped = nullptr;
+            const D3D12_RANGE read{0, static_cast<SIZE_T>(out_room)};
+            d3d12::check_hresult(b.readback->Map(0, &read, &mapped), "ID3D12Resource::Map (readback)");
+            std::memcpy(out.data(), mapped, out.size());
+            const D3D12_RANGE written{0, 0};
+            b.readback->Unmap(0, &written);
+        }
         for (std::uint64_t i = round_up(out_bytes); i < out_room; ++i)
             if (out[static_cast<std::size_t>(i)] != options_.sentinel)
                 throw error("IDMLCommandRecorder::RecordDispatch", E_FAIL,
@@ -297,6 +315,16 @@ private:
     }
 
     std::optional<std::string> compile(const operator_desc& desc, com_ptr<abi::IDMLCompiledOperator>& compiled) {
+        // The last desc compiled is kept: accepts() then run() of one desc compiles it once (a
+        // compile builds a pipeline, the costliest step on a CPU Vulkan driver).
+        std::string key = to_string(desc); // with the padding value's raw bits, which it prints as a value
+        if (const auto* p1 = std::get_if<padding1_desc>(&desc))
+            for (std::uint8_t b : p1->padding_value.bytes) key += fmt::format(" {:02x}", b);
+        if (const auto* p0 = std::get_if<padding_desc>(&desc)) key += fmt::format(" {:08x}", std::bit_cast<std::uint32_t>(p0->padding_value));
+        if (key == last_key_ && last_compiled_) {
+            compiled = last_compiled_;
+            return std::nullopt;
+        }
         const translated t(desc);
         com_ptr<abi::IDMLOperator> op;
         if (const HRESULT hr = dml_->CreateOperator(&t.op(), abi::iid_dml_operator, op.put_void()); FAILED(hr))
@@ -305,6 +333,8 @@ private:
                                                      compiled.put_void());
             FAILED(hr))
             return fmt::format("CompileOperator failed with {}", hresult_text(hr));
+        last_key_ = std::move(key);
+        last_compiled_ = compiled;
         return std::nullopt;
     }
 
@@ -314,29 +344,43 @@ private:
         return p;
     }
 
-    /// Initializes the compiled operator (once, as DirectML requires even without a persistent
-    /// resource) and dispatches it: `input` bound at execution, or to the initializer when the
-    /// input is OWNED_BY_DML.
-    void dispatch_operator(abi::IDMLCompiledOperator* compiled, abi::buffer_binding input, abi::buffer_binding output,
-                           bool input_owned_by_dml) {
+    /// The resources of one run: the two tensors' buffers (default heap), the staging buffers
+    /// that fill them and read the output back, and their sizes.
+    struct buffers {
+        com_ptr<ID3D12Resource> input, output, upload, readback;
+        std::uint64_t in_room, out_room;
+    };
+
+    /// One command list, one submission: the upload of both buffers, the initializer's dispatch
+    /// (once, as DirectML requires even without a persistent resource), the operator's dispatch,
+    /// and the copy of the output to the readback buffer. `input` is bound at execution, or to the
+    /// initializer when the input is OWNED_BY_DML. Each dispatch has its own binding table and its
+    /// own part of the descriptor heap.
+    void dispatch_operator(abi::IDMLCompiledOperator* compiled, const buffers& b, abi::buffer_binding input,
+                           abi::buffer_binding output, bool input_owned_by_dml) {
         com_ptr<abi::IDMLOperatorInitializer> initializer;
         abi::IDMLCompiledOperator* const ops[] = {compiled};
         d3d12::check_hresult(dml_->CreateOperatorInitializer(1, ops, abi::iid_dml_operator_initializer, initializer.put_void()),
                              "IDMLDevice::CreateOperatorInitializer");
         const abi::binding_properties ip = properties(initializer.get()), ep = properties(compiled);
-        const std::uint32_t descriptors = std::max({ip.RequiredDescriptorCount, ep.RequiredDescriptorCount, 1u});
+        const std::uint32_t init_count = std::max(ip.RequiredDescriptorCount, 1u);
+        const std::uint32_t exec_count = std::max(ep.RequiredDescriptorCount, 1u);
 
         com_ptr<ID3D12DescriptorHeap> heap;
         D3D12_DESCRIPTOR_HEAP_DESC hd{};
         hd.Type = D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV;
-        hd.NumDescriptors = descriptors;
+        hd.NumDescriptors = init_count + exec_count;
         hd.Flags = D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE;
         d3d12::check_hresult(gpu_->device()->CreateDescriptorHeap(&hd, iid_descriptor_heap, heap.put_void()),
                              "ID3D12Device::CreateDescriptorHeap");
-        const abi::binding_table_desc td{initializer.get(), heap->GetCPUDescriptorHandleForHeapStart().ptr,
-                                         heap->GetGPUDescriptorHandleForHeapStart().ptr, descriptors};
-        com_ptr<abi::IDMLBindingTable> table;
-        d3d12::check_hresult(dml_->CreateBindingTable(&td, abi::iid_dml_binding_table, table.put_void()),
+        const std::uint64_t step = gpu_->device()->GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+        const std::uint64_t cpu = heap->GetCPUDescriptorHandleForHeapStart().ptr, gpu = heap->GetGPUDescriptorHandleForHeapStart().ptr;
+        const abi::binding_table_desc init_desc{initializer.get(), cpu, gpu, init_count};
+        const abi::binding_table_desc exec_desc{compiled, cpu + step * init_count, gpu + step * init_count, exec_count};
+        com_ptr<abi::IDMLBindingTable> init_table, exec_table;
+        d3d12::check_hresult(dml_->CreateBindingTable(&init_desc, abi::iid_dml_binding_table, init_table.put_void()),
+                             "IDMLDevice::CreateBindingTable");
+        d3d12::check_hresult(dml_->CreateBindingTable(&exec_desc, abi::iid_dml_binding_table, exec_table.put_void()),
                              "IDMLDevice::CreateBindingTable");
 
         com_ptr<ID3D12Resource> temporary, persistent;
@@ -345,67 +389,41 @@ private:
         if (ep.PersistentResourceSize > 0) persistent = gpu_->create_buffer(ep.PersistentResourceSize);
         const abi::buffer_binding temporary_binding{temporary.get(), 0, temporary_bytes};
         const abi::buffer_binding persistent_binding{persistent.get(), 0, ep.PersistentResourceSize};
+        const abi::binding_desc temporary_desc{abi::binding_type_buffer, &temporary_binding};
+        const abi::binding_desc persistent_desc{abi::binding_type_buffer, &persistent_binding};
 
         // The initializer: its inputs are the OWNED_BY_DML tensors (a buffer array per operator),
         // its output the persistent resource.
         const abi::buffer_array_binding owned{1, &input};
         const abi::binding_desc init_inputs{abi::binding_type_buffer_array, &owned};
-        if (input_owned_by_dml) table->BindInputs(1, &init_inputs);
-        if (ip.TemporaryResourceSize > 0) {
-            const abi::binding_desc b{abi::binding_type_buffer, &temporary_binding};
-            table->BindTemporaryResource(&b);
-        }
-        if (persistent) {
-            const abi::binding_desc b{abi::binding_type_buffer, &persistent_binding};
-            table->BindOutputs(1, &b);
-        }
-        record(initializer.get(), table.get(), heap.get());
+        if (input_owned_by_dml) init_table->BindInputs(1, &init_inputs);
+        if (ip.TemporaryResourceSize > 0) init_table->BindTemporaryResource(&temporary_desc);
+        if (persistent) init_table->BindOutputs(1, &persistent_desc);
 
-        const abi::binding_table_desc ed{compiled, td.CPUDescriptorHandle, td.GPUDescriptorHandle, descriptors};
-        d3d12::check_hresult(table->Reset(&ed), "IDMLBindingTable::Reset");
         const abi::binding_desc in_binding = input_owned_by_dml ? abi::binding_desc{abi::binding_type_none, nullptr}
                                                                 : abi::binding_desc{abi::binding_type_buffer, &input};
         const abi::binding_desc out_binding{abi::binding_type_buffer, &output};
-        table->BindInputs(1, &in_binding);
-        table->BindOutputs(1, &out_binding);
-        if (ep.TemporaryResourceSize > 0) {
-            const abi::binding_desc b{abi::binding_type_buffer, &temporary_binding};
-            table->BindTemporaryResource(&b);
-        }
-        if (persistent) {
-            const abi::binding_desc b{abi::binding_type_buffer, &persistent_binding};
-            table->BindPersistentResource(&b);
-        }
-        record(compiled, table.get(), heap.get(), input.Buffer, output.Buffer);
-    }
+        exec_table->BindInputs(1, &in_binding);
+        exec_table->BindOutputs(1, &out_binding);
+        if (ep.TemporaryResourceSize > 0) exec_table->BindTemporaryResource(&temporary_desc);
+        if (persistent) exec_table->BindPersistentResource(&persistent_desc);
 
-    /// Records one dispatch in a fresh command list (the buffers moved to UNORDERED_ACCESS and back
-    /// to COMMON around it), submits it and waits.
-    void record(abi::IDMLDispatchable* dispatchable, abi::IDMLBindingTable* table, ID3D12DescriptorHeap* heap,
-                void* input = nullptr, void* output = nullptr) {
         d3d12::check_hresult(allocator_->Reset(), "ID3D12CommandAllocator::Reset");
         d3d12::check_hresult(list_->Reset(allocator_.get(), nullptr), "ID3D12GraphicsCommandList::Reset");
-        ID3D12DescriptorHeap* heaps[] = {heap};
+        list_->CopyBufferRegion(b.input.get(), 0, b.upload.get(), 0, b.in_room);
+        list_->CopyBufferRegion(b.output.get(), 0, b.upload.get(), b.in_room, b.out_room);
+        transition(b.input.get(), D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+        transition(b.output.get(), D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+        ID3D12DescriptorHeap* heaps[] = {heap.get()};
         list_->SetDescriptorHeaps(1, heaps);
-        std::vector<D3D12_RESOURCE_BARRIER> to_uav, to_common;
-        for (void* r : {input, output}) {
-            if (r == nullptr) continue;
-            D3D12_RESOURCE_BARRIER b{};
-            b.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
-            b.Transition.pResource = static_cast<ID3D12Resource*>(r);
-            b.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
-            b.Transition.StateBefore = D3D12_RESOURCE_STATE_COMMON;
-            b.Transition.StateAfter = D3D12_RESOURCE_STATE_UNORDERED_ACCESS;
-            to_uav.push_back(b);
-            std::swap(b.Transition.StateBefore, b.Transition.StateAfter);
-            to_common.push_back(b);
-        }
-        if (!to_uav.empty()) list_->ResourceBarrier(static_cast<UINT>(to_uav.size()), to_uav.data());
-        recorder_->RecordDispatch(list_.get(), dispatchable, table);
+        recorder_->RecordDispatch(list_.get(), initializer.get(), init_table.get());
         D3D12_RESOURCE_BARRIER uav{};
         uav.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV;
         list_->ResourceBarrier(1, &uav);
-        if (!to_common.empty()) list_->ResourceBarrier(static_cast<UINT>(to_common.size()), to_common.data());
+        recorder_->RecordDispatch(list_.get(), compiled, exec_table.get());
+        list_->ResourceBarrier(1, &uav);
+        transition(b.output.get(), D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_SOURCE);
+        list_->CopyBufferRegion(b.readback.get(), 0, b.output.get(), 0, b.out_room);
         d3d12::check_hresult(list_->Close(), "ID3D12GraphicsCommandList::Close");
         ID3D12CommandList* lists[] = {list_.get()};
         gpu_->queue()->ExecuteCommandLists(1, lists);
@@ -421,6 +439,16 @@ private:
                         fmt::format("directml: the D3D12 device was removed ({}) by a DirectML dispatch", hresult_text(removed)));
     }
 
+    void transition(ID3D12Resource* resource, D3D12_RESOURCE_STATES before, D3D12_RESOURCE_STATES after) {
+        D3D12_RESOURCE_BARRIER b{};
+        b.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
+        b.Transition.pResource = resource;
+        b.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
+        b.Transition.StateBefore = before;
+        b.Transition.StateAfter = after;
+        list_->ResourceBarrier(1, &b);
+    }
+
     static constexpr GUID iid_descriptor_heap = {0x8efb471d, 0x616c, 0x4f49, {0x90, 0xf7, 0x12, 0x7b, 0xb7, 0x63, 0xfa, 0x51}};
 
     // Declaration order is release order reversed: DirectML's objects go before the D3D12 device
@@ -431,6 +459,8 @@ private:
     capabilities caps_;
     com_ptr<abi::IDMLDevice> dml_;
     com_ptr<abi::IDMLCommandRecorder> recorder_;
+    std::string last_key_;
+    com_ptr<abi::IDMLCompiledOperator> last_compiled_;
     com_ptr<ID3D12CommandAllocator> allocator_;
     com_ptr<ID3D12GraphicsCommandList> list_;
     com_ptr<ID3D12Fence> fence_;
