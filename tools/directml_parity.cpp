@@ -42,9 +42,27 @@ struct outcome {
     std::string message;
 };
 
-std::string one_line(std::string text) {
-    for (char& c : text)
-        if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+/// A message on one line of the results file: tabs become spaces, line breaks the two characters \n.
+std::string one_line(const std::string& text) {
+    std::string line;
+    for (char c : text) {
+        if (c == '\n') line += "\\n";
+        else if (c != '\r') line += c == '\t' ? ' ' : c;
+    }
+    return line;
+}
+
+/// A message of the results file with its line breaks back.
+std::string lines_of(const std::string& line) {
+    std::string text;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        if (line[i] == '\\' && i + 1 < line.size() && line[i + 1] == 'n') {
+            text += "\n    ";
+            ++i;
+        } else {
+            text += line[i];
+        }
+    }
     return text;
 }
 
@@ -217,7 +235,7 @@ void run_both(const parity_case& c, outcome& o, directml::device& dml, feature_l
         return;
     }
     o.output = "differs";
-    const auto ep = directml::device::pack(out_desc, e), ap = directml::device::pack(out_desc, actual);
+    const auto ep = d3d12::context::pack(out_desc, e), ap = d3d12::context::pack(out_desc, actual);
     const compare_report report = compare(out_desc.data_type, out_desc.sizes, ep, ap, {}, &c.desc);
     o.message = report.equal() ? "bytes outside the output tensor differ" : report.to_string();
 }
@@ -490,7 +508,7 @@ int run(const run_options& options, std::ostream& out) {
     for (const outcome& o : unexplained) {
         const parity_case c = case_of(options, o.index);
         out << fmt::format("UNEXPLAINED {} case {} [{} / {}]: {} {}\n  desc: {}\n", o.verdict == "crash" ? "crash," : o.verdict, o.index,
-                           o.op, o.klass, o.output == "-" ? "" : "output " + o.output + ":", o.message, to_string(c.desc));
+                           o.op, o.klass, o.output == "-" ? "" : "output " + o.output + ":", lines_of(o.message), to_string(c.desc));
     }
     if (!unexplained.empty()) status = 1;
     out << fmt::format("directml-parity: {} cases, {} unexplained disagreements\n", outcomes.size(), unexplained.size());

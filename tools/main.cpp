@@ -171,7 +171,7 @@ int run_command(const fs::path& model_path, const model::load_options& load, boo
             const auto whole = out.first(static_cast<std::size_t>(t.total_tensor_size_in_bytes));
             const std::vector<std::byte> theirs = dml.run(d, in, std::span<const std::byte>(whole));
             dmlref::execute(d, in, out, level); // the reference, from the same starting bytes
-            const auto expected = directml::device::pack(t, whole), actual = directml::device::pack(t, theirs);
+            const auto expected = d3d12::context::pack(t, whole), actual = d3d12::context::pack(t, theirs);
             const compare_report report = compare(t.data_type, t.sizes, expected, actual, {}, &d);
             if (!report.equal())
                 throw validation_error(fmt::format("DirectML's output differs from the reference:\n{}", report.to_string()));

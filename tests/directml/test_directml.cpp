@@ -195,7 +195,7 @@ TEST_CASE("directml: PADDING1 reads the union's first four bytes for 8- and 16-b
     }
 }
 
-TEST_CASE("directml: PADDING's FLOAT value: in range DirectML truncates as dmlref does; out of range it wraps (a known divergence)") {
+TEST_CASE("directml: PADDING's FLOAT value in range is truncated as dmlref does, and out of range it wraps (a known divergence)") {
     for (data_type t : {data_type::uint8, data_type::int8, data_type::uint16, data_type::int16, data_type::uint32,
                         data_type::int32, data_type::uint64, data_type::int64}) {
         for (float f : {31.7f, -31.7f, 0.0f, -0.0f, 100.5f}) {

@@ -249,18 +249,7 @@ public:
         return buffer;
     }
 
-    /// Waits until the queue has finished all submitted work.
-    void wait_idle() { signal_and_wait(); }
-
-private:
-    static std::uint64_t round_up(std::uint64_t bytes) noexcept { return (bytes + 3) & ~std::uint64_t{3}; }
-
-    static const buffer_tensor_desc& tensor_of(const operator_desc& desc, bool input) {
-        return std::visit([&](const auto& d) -> const buffer_tensor_desc& { return input ? d.input_tensor : d.output_tensor; },
-                          desc);
-    }
-
-    /// The tensor's elements in row-major order (its strides may leave gaps).
+    /// The tensor's elements in row-major order, from a whole buffer (its strides may leave gaps).
     static std::vector<std::byte> pack(const buffer_tensor_desc& t, std::span<const std::byte> buffer) {
         const std::size_t width = element_size(t.data_type);
         const std::vector<std::uint32_t> strides = t.strides ? *t.strides : packed_strides(t.sizes);
@@ -278,6 +267,18 @@ private:
         }
         return packed;
     }
+
+    /// Waits until the queue has finished all submitted work.
+    void wait_idle() { signal_and_wait(); }
+
+private:
+    static std::uint64_t round_up(std::uint64_t bytes) noexcept { return (bytes + 3) & ~std::uint64_t{3}; }
+
+    static const buffer_tensor_desc& tensor_of(const operator_desc& desc, bool input) {
+        return std::visit([&](const auto& d) -> const buffer_tensor_desc& { return input ? d.input_tensor : d.output_tensor; },
+                          desc);
+    }
+
 
     void create_device(const adapter_choice& choice) {
         if (choice.kind == adapter_choice::kind_type::default_adapter) {

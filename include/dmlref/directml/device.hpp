@@ -228,28 +228,11 @@ public:
         std::memcpy(in.span().data(), input.data(), std::min(input.size(), bytes(in_desc)));
         dmlref::execute(desc, in.span(), expected.span(), caps_.max_feature_level);
         const std::vector<std::byte> actual = run(desc, input);
-        const auto expected_packed = pack(out_desc, expected.span()), actual_packed = pack(out_desc, actual);
+        const auto expected_packed = d3d12::context::pack(out_desc, expected.span()),
+                   actual_packed = d3d12::context::pack(out_desc, actual);
         return dmlref::compare(out_desc.data_type, out_desc.sizes, expected_packed, actual_packed, compare, &desc);
     }
 
-    /// The tensor's elements in row-major order from a whole buffer (its strides may leave gaps).
-    static std::vector<std::byte> pack(const buffer_tensor_desc& t, std::span<const std::byte> buffer) {
-        const std::size_t width = element_size(t.data_type);
-        const std::vector<std::uint32_t> strides = t.strides ? *t.strides : packed_strides(t.sizes);
-        const std::uint64_t count = element_count(t.sizes);
-        std::vector<std::byte> packed(static_cast<std::size_t>(count) * width);
-        std::vector<std::uint32_t> index(t.sizes.size(), 0);
-        for (std::uint64_t e = 0; e < count; ++e) {
-            std::uint64_t offset = 0;
-            for (std::size_t i = 0; i < index.size(); ++i) offset += std::uint64_t{index[i]} * strides[i];
-            std::memcpy(packed.data() + e * width, buffer.data() + offset * width, width);
-            for (std::size_t i = index.size(); i-- > 0;) {
-                if (++index[i] < t.sizes[i]) break;
-                index[i] = 0;
-            }
-        }
-        return packed;
-    }
 
 private:
     static std::uint64_t round_up(std::uint64_t bytes) noexcept { return std::max<std::uint64_t>((bytes + 3) & ~std::uint64_t{3}, 4); }
