@@ -291,18 +291,7 @@ inline const buffer_tensor_desc& tensor_ref(const operator_desc& d, bool output)
 /// Explicit strides, no broadcast: packed (kind 1), rows wider than packed (2), permuted axes with
 /// wider rows (3); `gaps` makes every stride above the first larger than packed. Exact total.
 inline buffer_tensor_desc with_strides(rng_t& rng, buffer_tensor_desc t, std::uint32_t kind, bool gaps = false) {
-    const std::size_t rank = t.sizes.size();
-    std::vector<std::size_t> order(rank); // innermost first
-    for (std::size_t i = 0; i < rank; ++i) order[i] = rank - 1 - i;
-    if (kind >= 3) seeded::shuffle(order.begin(), order.end(), rng);
-    std::vector<std::uint32_t> strides(rank);
-    std::uint32_t stride = 1;
-    for (std::size_t axis : order) {
-        strides[axis] = stride;
-        const std::uint32_t extra = gaps ? pick(rng, 1, 2) : kind >= 2 ? pick(rng, 0, 2) : 0;
-        stride *= t.sizes[axis] + extra;
-    }
-    t.strides = strides;
+    t.strides = random_cases::layout_strides(rng, t.sizes, kind, gaps);
     t.total_tensor_size_in_bytes = calc_buffer_tensor_size(t);
     return t;
 }

@@ -28,6 +28,24 @@ using seeded::pick;
 
 /// A desc for `sizes` with a random layout: no strides, explicit packed, padded rows, permuted axes,
 /// and (inputs only) broadcast axes with stride 0. TotalTensorSizeInBytes is exact or a little more.
+/// Explicit strides for `sizes`: packed (kind 1), rows wider than packed by 0 to 2 elements (2),
+/// permuted axes with wider rows (3 and more); `gaps` makes every row 1 or 2 elements wider.
+inline std::vector<std::uint32_t> layout_strides(rng_t& rng, const std::vector<std::uint32_t>& sizes, std::uint32_t kind,
+                                                 bool gaps = false) {
+    const std::size_t rank = sizes.size();
+    std::vector<std::size_t> order(rank); // axes from innermost to outermost in memory
+    for (std::size_t i = 0; i < rank; ++i) order[i] = rank - 1 - i;
+    if (kind >= 3) seeded::shuffle(order.begin(), order.end(), rng);
+    std::vector<std::uint32_t> strides(rank);
+    std::uint32_t stride = 1;
+    for (std::size_t axis : order) {
+        strides[axis] = stride;
+        const std::uint32_t extra = gaps ? pick(rng, 1, 2) : kind >= 2 ? pick(rng, 0, 2) : 0; // larger than packed
+        stride *= sizes[axis] + extra;
+    }
+    return strides;
+}
+
 inline buffer_tensor_desc random_tensor(rng_t& rng, data_type type, const std::vector<std::uint32_t>& sizes, bool is_input) {
     buffer_tensor_desc d;
     d.data_type = type;
@@ -35,16 +53,7 @@ inline buffer_tensor_desc random_tensor(rng_t& rng, data_type type, const std::v
     const std::uint32_t kind = pick(rng, 0, is_input ? 4 : 3);
     if (kind > 0) {
         const std::size_t rank = sizes.size();
-        std::vector<std::size_t> order(rank); // axes from innermost to outermost in memory
-        for (std::size_t i = 0; i < rank; ++i) order[i] = rank - 1 - i;
-        if (kind >= 3) seeded::shuffle(order.begin(), order.end(), rng);
-        std::vector<std::uint32_t> strides(rank);
-        std::uint32_t stride = 1;
-        for (std::size_t axis : order) {
-            strides[axis] = stride;
-            const std::uint32_t extra = kind >= 2 ? pick(rng, 0, 2) : 0; // a stride larger than packed
-            stride *= sizes[axis] + extra;
-        }
+        std::vector<std::uint32_t> strides = layout_strides(rng, sizes, kind);
         if (kind == 4)
             for (std::size_t i = 0; i < rank; ++i)
                 if (chance(rng, 40)) strides[i] = 0;
