@@ -103,16 +103,18 @@ inline HMODULE load_library(const std::filesystem::path& path) {
 /// A buffer of `bytes` bytes whose start is a multiple of `alignment` (a power of two).
 class aligned_bytes {
 public:
+    /// Only the `bytes` bytes are written: the slack that alignment needs (up to 2 GiB for a
+    /// GuaranteedBaseOffsetAlignment of 2^31) is allocated but never touched.
     aligned_bytes(std::size_t bytes, std::size_t alignment, std::byte fill)
-        : storage_(bytes + alignment), size_(bytes) {
-        const auto address = reinterpret_cast<std::uintptr_t>(storage_.data());
+        : storage_(std::make_unique_for_overwrite<std::byte[]>(bytes + alignment)), size_(bytes) {
+        const auto address = reinterpret_cast<std::uintptr_t>(storage_.get());
         offset_ = static_cast<std::size_t>((alignment - address % alignment) % alignment);
-        std::fill(storage_.begin(), storage_.end(), fill);
+        std::fill_n(storage_.get() + offset_, size_, fill);
     }
-    std::span<std::byte> span() noexcept { return {storage_.data() + offset_, size_}; }
+    std::span<std::byte> span() noexcept { return {storage_.get() + offset_, size_}; }
 
 private:
-    std::vector<std::byte> storage_;
+    std::unique_ptr<std::byte[]> storage_;
     std::size_t offset_ = 0, size_;
 };
 } // namespace detail
@@ -338,7 +340,7 @@ private:
     /// (once, as DirectML requires even without a persistent resource), the operator's dispatch,
     /// and the copy of the output to the readback buffer. `input` is bound at execution, or to the
     /// initializer when the input is OWNED_BY_DML. Each dispatch has its own binding table and its
-    /// own part of the descriptor heap.
+    /// own part of the shared descriptor heap.
     void dispatch_operator(abi::IDMLCompiledOperator* compiled, const buffers& b, abi::buffer_binding input,
                            abi::buffer_binding output, bool input_owned_by_dml) {
         com_ptr<abi::IDMLOperatorInitializer> initializer;
@@ -349,13 +351,7 @@ private:
         const std::uint32_t init_count = std::max(ip.RequiredDescriptorCount, 1u);
         const std::uint32_t exec_count = std::max(ep.RequiredDescriptorCount, 1u);
 
-        com_ptr<ID3D12DescriptorHeap> heap;
-        D3D12_DESCRIPTOR_HEAP_DESC hd{};
-        hd.Type = D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV;
-        hd.NumDescriptors = init_count + exec_count;
-        hd.Flags = D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE;
-        d3d12::check_hresult(gpu_->device()->CreateDescriptorHeap(&hd, iid_descriptor_heap, heap.put_void()),
-                             "ID3D12Device::CreateDescriptorHeap");
+        ID3D12DescriptorHeap* const heap = descriptor_heap(init_count + exec_count);
         const std::uint64_t step = gpu_->device()->GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
         const std::uint64_t cpu = heap->GetCPUDescriptorHandleForHeapStart().ptr, gpu = heap->GetGPUDescriptorHandleForHeapStart().ptr;
         const abi::binding_table_desc init_desc{initializer.get(), cpu, gpu, init_count};
@@ -397,7 +393,7 @@ private:
         list_->CopyBufferRegion(b.output.get(), 0, b.upload.get(), b.in_room, b.out_room);
         transition(b.input.get(), D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
         transition(b.output.get(), D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
-        ID3D12DescriptorHeap* heaps[] = {heap.get()};
+        ID3D12DescriptorHeap* heaps[] = {heap};
         list_->SetDescriptorHeaps(1, heaps);
         recorder_->RecordDispatch(list_.get(), initializer.get(), init_table.get());
         D3D12_RESOURCE_BARRIER uav{};
@@ -420,6 +416,24 @@ private:
         if (const HRESULT removed = gpu_->device()->GetDeviceRemovedReason(); FAILED(removed))
             throw error("ID3D12Device::GetDeviceRemovedReason", removed,
                         fmt::format("directml: the D3D12 device was removed ({}) by a DirectML dispatch", hresult_text(removed)));
+    }
+
+    /// The shader-visible heap the dispatches share, grown to `count` descriptors when smaller.
+    /// One heap for the device's life, not one a dispatch: on vkd3d over lavapipe creating a
+    /// shader-visible heap maps and zeroes about 1.5 GB (six descriptor pools sized for vkd3d's
+    /// largest heap), which made a heap a dispatch the most of the parity run's time. The heap is
+    /// reused only after the previous submission completed (run waits on the fence).
+    ID3D12DescriptorHeap* descriptor_heap(std::uint32_t count) {
+        if (!heap_ || heap_size_ < count) {
+            D3D12_DESCRIPTOR_HEAP_DESC hd{};
+            hd.Type = D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV;
+            hd.NumDescriptors = std::max(count, 64u);
+            hd.Flags = D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE;
+            d3d12::check_hresult(gpu_->device()->CreateDescriptorHeap(&hd, iid_descriptor_heap, heap_.put_void()),
+                                 "ID3D12Device::CreateDescriptorHeap");
+            heap_size_ = hd.NumDescriptors;
+        }
+        return heap_.get();
     }
 
     void transition(ID3D12Resource* resource, D3D12_RESOURCE_STATES before, D3D12_RESOURCE_STATES after) {
@@ -448,6 +462,8 @@ private:
     com_ptr<ID3D12GraphicsCommandList> list_;
     com_ptr<ID3D12Fence> fence_;
     std::uint64_t fence_value_ = 0;
+    com_ptr<ID3D12DescriptorHeap> heap_;
+    std::uint32_t heap_size_ = 0;
 };
 
 } // namespace dmlref::directml
