@@ -35,7 +35,7 @@ TEST_CASE("operands that start with / are paths in every subcommand", "[cli]") {
     SECTION("run") {
         REQUIRE_NOTHROW(parse(app, {"run", "/data/model.json", "--max-memory", "2G"}));
         CHECK(*a.run);
-        CHECK(a.model_path == "/data/model.json");
+        CHECK(a.model_paths == std::vector<std::string>{"/data/model.json"});
     }
     SECTION("compare") {
         REQUIRE_NOTHROW(parse(app, {"compare", "/data/expected.npy", "/data/actual.npy", "--op-desc", "/data/m.json"}));

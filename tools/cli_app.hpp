@@ -19,12 +19,13 @@ namespace dmlref::cli {
 /// main() asks about after parsing.
 struct arguments {
     // run
-    std::string model_path;
+    std::vector<std::string> model_paths;
     std::string level_text = "6_4";
     bool quiet = false;
     std::string max_memory_text;
     bool allow_outside = false;
     std::string backend = "cpu";
+    std::string run_known;
     bool write_expected = false;
     // compare
     std::string expected_path, actual_path, op_model, dispatchable;
@@ -61,9 +62,9 @@ inline void define(CLI::App& app, arguments& a, const std::string& version) {
     app.require_subcommand(1);
 
     auto* run = a.run = app.add_subcommand("run", "Run a DxDispatch model file (JSON), or ONNX node tests, on the reference");
-    run->add_option("model", a.model_path,
+    run->add_option("model", a.model_paths,
                     "The model file (relative paths in it are relative to its folder), or an ONNX node-test folder (model.onnx, "
-                    "test_data_set_0/) or a folder of them")
+                    "test_data_set_0/) or a folder of them; several run in turn on one backend, each reported")
         ->required();
     run->add_flag("--write-expected", a.write_expected, "ONNX node tests: write test_data_set_0/output_0.pb instead of comparing with it");
     run->add_option("--feature-level", a.level_text, "The DirectML feature level descs are validated at")->capture_default_str();
@@ -77,6 +78,9 @@ inline void define(CLI::App& app, arguments& a, const std::string& version) {
                     "(Windows builds; DMLREF_DIRECTML_DLL names the DLL), each output compared with the reference")
         ->check(CLI::IsMember({"cpu", "d3d12", "directml"}))
         ->capture_default_str();
+    run->add_option("--known", a.run_known,
+                    "--backend directml: known divergences (JSON, tests/directml/known-divergences.json): an output "
+                    "difference one covers is reported, not a failure");
 
     auto* cmp = a.compare = app.add_subcommand("compare", "Compare two .npy files bit for bit; exit 0 only when equal");
     cmp->add_option("expected", a.expected_path, "The reference's output (.npy, or an ONNX TensorProto .pb)")->required();

@@ -15,12 +15,12 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <dmlref/compare.hpp>
 #include <dmlref/format.hpp>
 #include <dmlref/operator.hpp>
 
+#include "known_divergences.hpp"
 #include "parity_cases.hpp"
 
 #if defined(DMLREF_HAVE_DIRECTML)
@@ -31,7 +31,6 @@ namespace dmlref::parity {
 #if defined(DMLREF_HAVE_DIRECTML)
 namespace {
 
-using json = nlohmann::json;
 
 /// What one case came to, as a worker writes it: one tab-separated line per case.
 struct outcome {
@@ -103,69 +102,9 @@ parity_case case_of(const run_options& options, std::uint64_t index) {
                                           : valid_case(options.seed, index - options.boundary_count);
 }
 
-/// A known divergence: a class of descs where dmlref deliberately differs from DirectML.
-struct known_divergence {
-    std::string id, direction, reason;
-    std::vector<std::string> classes;   // parity classes it covers (a trailing * matches a prefix); empty: any
-    std::vector<std::string> operators; // empty: every operator
-    std::uint64_t seed = 0, index = 0;  // the reproducer: boundary case `index` of `seed`
-    std::string desc;                   // the reproducer's desc, as dmlref prints it
-    std::string when;                   // a named condition on the desc (see holds), or "" for none
-
-    bool matches(const outcome& o, const operator_desc& d) const {
-        if (direction == "output" ? o.output != "differs" : o.verdict != direction) return false;
-        if (!operators.empty() && std::find(operators.begin(), operators.end(), o.op) == operators.end()) return false;
-        if (!when.empty() && !holds(when, d)) return false;
-        if (classes.empty()) return true;
-        return std::any_of(classes.begin(), classes.end(), [&](const std::string& k) {
-            return !k.empty() && k.back() == '*' ? o.klass.starts_with(k.substr(0, k.size() - 1)) : o.klass == k;
-        });
-    }
-
-    /// The named conditions a known divergence may require of a desc.
-    static bool holds(const std::string& name, const operator_desc& d) {
-        if (name == "padding-value-outside-integer-type") {
-            // PADDING's FLOAT value, for an integer tensor type, is NaN, infinite, or outside the
-            // type's range after truncation toward zero.
-            const auto* p = std::get_if<padding_desc>(&d);
-            if (p == nullptr) return false;
-            const data_type t = p->output_tensor.data_type;
-            const double v = static_cast<double>(p->padding_value);
-            if (t == data_type::float32 || t == data_type::float16 || t == data_type::float64) return false;
-            if (v != v || v == std::numeric_limits<double>::infinity() || v == -std::numeric_limits<double>::infinity())
-                return true;
-            const double x = std::trunc(v);
-            const unsigned bits = static_cast<unsigned>(element_bits(t));
-            const bool is_signed = t == data_type::int8 || t == data_type::int16 || t == data_type::int32 || t == data_type::int64;
-            const double low = is_signed ? -std::ldexp(1.0, static_cast<int>(bits) - 1) : 0.0;
-            const double high = is_signed ? std::ldexp(1.0, static_cast<int>(bits) - 1) : std::ldexp(1.0, static_cast<int>(bits));
-            return x < low || x >= high;
-        }
-        throw std::runtime_error("known divergences: no condition named '" + name + "'");
-    }
-};
-
-std::vector<known_divergence> load_known(const std::string& path) {
-    std::vector<known_divergence> known;
-    if (path.empty()) return known;
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error(fmt::format("--known: cannot read '{}'", path));
-    const json doc = json::parse(in);
-    for (const json& e : doc.at("divergences")) {
-        known_divergence k;
-        k.id = e.at("id").get<std::string>();
-        k.direction = e.at("direction").get<std::string>();
-        if (e.contains("classes")) k.classes = e.at("classes").get<std::vector<std::string>>();
-        k.reason = e.at("reason").get<std::string>();
-        if (e.contains("operators")) k.operators = e.at("operators").get<std::vector<std::string>>();
-        const json& r = e.at("reproducer");
-        k.seed = r.at("seed").get<std::uint64_t>();
-        k.index = r.at("index").get<std::uint64_t>();
-        k.desc = r.at("desc").get<std::string>();
-        k.when = e.value("when", std::string());
-        known.push_back(std::move(k));
-    }
-    return known;
+/// Whether known divergence `k` covers outcome `o` of desc `d`.
+bool covers(const known_divergence& k, const outcome& o, const operator_desc& d) {
+    return k.covers(o.output == "differs" ? "output" : o.verdict, o.op, o.klass, d);
 }
 
 // ---- the worker: one batch of cases in this process ----
@@ -471,7 +410,7 @@ int run(const run_options& options, std::ostream& out) {
         if (disagreement) {
             const parity_case c = case_of(options, o.index);
             for (const auto& candidate : known)
-                if (candidate.matches(o, c.desc)) k = &candidate;
+                if (covers(candidate, o, c.desc)) k = &candidate;
         }
         if (k) ++known_seen[k->id];
         if (disagreement && !k) unexplained.push_back(o);
@@ -512,7 +451,7 @@ int run(const run_options& options, std::ostream& out) {
         one.plant = false;
         std::ostringstream quiet;
         const auto r = run_batches(one, k.index, k.index + 1, stem + "-reproducer", quiet);
-        const bool reproduces = !r.empty() && k.matches(r.front(), c.desc);
+        const bool reproduces = !r.empty() && covers(k, r.front(), c.desc);
         out << fmt::format("known divergence {}: reproducer (seed {}, case {}) {}\n", k.id, k.seed, k.index,
                            reproduces ? "still reproduces" : fmt::format("NO LONGER REPRODUCES: {}", r.empty() ? "no result" : r.front().verdict));
         if (!reproduces) status = 1;

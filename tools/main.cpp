@@ -1,5 +1,6 @@
 // dmlref: run DxDispatch model files on the reference, compare tensors, write conformance vectors.
-//   dmlref run MODEL.json [--backend cpu|d3d12] [--max-memory 2G] [--allow-outside-paths]
+//   dmlref run MODEL.json... [--backend cpu|d3d12|directml] [--max-memory 2G] [--allow-outside-paths]
+//                                    (several models: each in turn on one backend; a failure does not stop the rest)
 //   dmlref run NODE_TEST_DIR [--write-expected]        (ONNX node tests: one, or a folder of them)
 //   dmlref compare EXPECTED.npy|.pb ACTUAL.npy|.pb [--shape 1,2,3] [--op-desc MODEL.json|model.onnx] [--max-memory 2G]
 //   dmlref vectors --out DIR [--ops slice1,padding1] [--count N] [--seed S] [--format dxdispatch|onnx|both]
@@ -10,9 +11,11 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <iterator>
 #include <new>
+#include <optional>
 #include <set>
 
 #include <CLI/CLI.hpp>
@@ -25,6 +28,7 @@
 #include "cli_app.hpp"
 #include "model.hpp"
 #include "directml_parity.hpp"
+#include "known_divergences.hpp"
 #include "random_cases.hpp"
 
 #ifdef DMLREF_HAVE_ONNX
@@ -128,8 +132,75 @@ void need_onnx([[maybe_unused]] std::string_view what) {
 #endif
 }
 
-int run_command(const fs::path& model_path, const model::load_options& load, bool quiet, const std::string& backend,
-                bool write_expected) {
+/// What runs a model's dispatches: the CPU reference (no backend), or a D3D12 context or DirectML
+/// device made once for every model of the command (making one costs more than most models).
+struct run_backend {
+    std::function<void(const operator_desc&, std::span<const std::byte>, std::span<std::byte>)> execute;
+    /// --known: output differences these cover are reported, not failures (directml only).
+    std::vector<parity::known_divergence> known;
+    /// The known divergences met since the last take_known_hits().
+    std::vector<std::string> known_hits;
+#ifdef DMLREF_HAVE_D3D12
+    std::optional<d3d12::context> gpu;
+#endif
+#ifdef DMLREF_HAVE_DIRECTML
+    std::optional<directml::device> dml;
+#endif
+
+    run_backend(const std::string& backend, [[maybe_unused]] feature_level level, const std::string& known_path)
+        : known(parity::load_known(known_path)) {
+        if (!known.empty() && backend != "directml") throw usage_error("--known: only with --backend directml");
+        if (backend == "d3d12") {
+#ifdef DMLREF_HAVE_D3D12
+            // Each dispatch runs as a compute shader; the output resource's bytes start as they are.
+            auto& g = gpu.emplace(d3d12::context_options{.level = level});
+            execute = [&g, level](const operator_desc& d, std::span<const std::byte> in, std::span<std::byte> out) {
+                if (auto why = dmlref::validate(d, in, out, level)) throw validation_error(*why); // the buffers too
+                const auto bytes = std::visit([](const auto& x) { return x.output_tensor.total_tensor_size_in_bytes; }, d);
+                const auto result = g.run(d, in, std::span<const std::byte>(out.first(static_cast<std::size_t>(bytes))));
+                std::copy(result.begin(), result.end(), out.begin());
+            };
+#else
+            throw usage_error("--backend d3d12: this dmlref was built without the D3D12 backend (see docs/d3d12.md)");
+#endif
+        } else if (backend == "directml") {
+#ifdef DMLREF_HAVE_DIRECTML
+            // Each dispatch runs on DirectML, and its output tensor must equal the reference's bit
+            // for bit: the model's resources then hold what both computed.
+            auto& device = dml.emplace();
+            execute = [this, &device, level](const operator_desc& d, std::span<const std::byte> in, std::span<std::byte> out) {
+                if (auto why = dmlref::validate(d, in, out, level)) throw validation_error(*why);
+                const buffer_tensor_desc& t = std::visit([](const auto& x) -> const buffer_tensor_desc& { return x.output_tensor; }, d);
+                const auto whole = out.first(static_cast<std::size_t>(t.total_tensor_size_in_bytes));
+                const std::vector<std::byte> theirs = device.run(d, in, std::span<const std::byte>(whole));
+                dmlref::execute(d, in, out, level); // the reference, from the same starting bytes
+                const auto expected = d3d12::context::pack(t, whole), actual = d3d12::context::pack(t, theirs);
+                const compare_report report = compare(t.data_type, t.sizes, expected, actual, {}, &d);
+                if (!report.equal()) {
+                    const auto k = std::find_if(known.begin(), known.end(), [&](const parity::known_divergence& x) {
+                        return x.covers("output", to_string(type_of(d)), "", d);
+                    });
+                    if (k == known.end())
+                        throw validation_error(fmt::format("DirectML's output differs from the reference:\n{}", report.to_string()));
+                    known_hits.push_back(fmt::format("known divergence {}: DirectML's output differs from the reference on {} of "
+                                                     "{} elements",
+                                                     k->id, report.mismatch_count, report.element_count));
+                    return; // the output holds the reference's bytes
+                }
+                if (!std::equal(theirs.begin(), theirs.end(), whole.begin()))
+                    throw validation_error("DirectML wrote bytes of the output buffer that are no element of the output tensor");
+            };
+#else
+            throw usage_error("--backend directml: this dmlref was built without the DirectML backend (a Windows build; see "
+                              "docs/directml.md)");
+#endif
+        }
+    }
+};
+
+/// One model file (or ONNX node-test folder) on `backend`.
+int run_one(const fs::path& model_path, const model::load_options& load, bool quiet, [[maybe_unused]] const std::string& backend,
+            run_backend& runner, bool write_expected) {
 #ifdef DMLREF_HAVE_ONNX
     std::error_code error;
     if (fs::is_directory(model_path, error)) { // ONNX node tests
@@ -138,55 +209,57 @@ int run_command(const fs::path& model_path, const model::load_options& load, boo
     }
 #endif
     if (write_expected) throw usage_error("--write-expected: only for ONNX node-test folders");
-    const feature_level level = load.level;
     model::model m = model::load(model_path, load);
     model::run_options options;
     options.log = quiet ? nullptr : &std::cout;
-    options.level = level;
+    options.level = load.level;
     options.on_temporary = signals::on_temporary;
-    if (backend == "d3d12") {
-#ifdef DMLREF_HAVE_D3D12
-        // Each dispatch runs as a compute shader; the output resource's bytes start as they are.
-        d3d12::context gpu({.level = level});
-        options.execute = [&](const operator_desc& d, std::span<const std::byte> in, std::span<std::byte> out) {
-            if (auto why = dmlref::validate(d, in, out, level)) throw validation_error(*why); // the buffers too
-            const auto bytes = std::visit([](const auto& x) { return x.output_tensor.total_tensor_size_in_bytes; }, d);
-            const auto result = gpu.run(d, in, std::span<const std::byte>(out.first(static_cast<std::size_t>(bytes))));
-            std::copy(result.begin(), result.end(), out.begin());
-        };
-        model::run(m, options);
-        return 0;
-#else
-        throw usage_error("--backend d3d12: this dmlref was built without the D3D12 backend (see docs/d3d12.md)");
-#endif
-    }
-    if (backend == "directml") {
-#ifdef DMLREF_HAVE_DIRECTML
-        // Each dispatch runs on DirectML, and its output tensor must equal the reference's bit for
-        // bit: the model's resources then hold what both computed.
-        directml::device dml;
-        options.execute = [&](const operator_desc& d, std::span<const std::byte> in, std::span<std::byte> out) {
-            if (auto why = dmlref::validate(d, in, out, level)) throw validation_error(*why);
-            const buffer_tensor_desc& t = std::visit([](const auto& x) -> const buffer_tensor_desc& { return x.output_tensor; }, d);
-            const auto whole = out.first(static_cast<std::size_t>(t.total_tensor_size_in_bytes));
-            const std::vector<std::byte> theirs = dml.run(d, in, std::span<const std::byte>(whole));
-            dmlref::execute(d, in, out, level); // the reference, from the same starting bytes
-            const auto expected = d3d12::context::pack(t, whole), actual = d3d12::context::pack(t, theirs);
-            const compare_report report = compare(t.data_type, t.sizes, expected, actual, {}, &d);
-            if (!report.equal())
-                throw validation_error(fmt::format("DirectML's output differs from the reference:\n{}", report.to_string()));
-            if (!std::equal(theirs.begin(), theirs.end(), whole.begin()))
-                throw validation_error("DirectML wrote bytes of the output buffer that are no element of the output tensor");
-        };
-        model::run(m, options);
-        return 0;
-#else
-        throw usage_error("--backend directml: this dmlref was built without the DirectML backend (a Windows build; see "
-                          "docs/directml.md)");
-#endif
-    }
+    options.execute = runner.execute;
     model::run(m, options);
     return 0;
+}
+
+/// `dmlref run`: each model in turn on one backend. With several models a model that fails is
+/// reported ("dmlref: MODEL: error: ...") and the rest still run; the status is the worst one.
+int run_command(const std::vector<std::string>& models, const model::load_options& load, bool quiet, const std::string& backend,
+                const std::string& known_path, bool write_expected) {
+#ifdef DMLREF_HAVE_ONNX
+    std::error_code error;
+    for (const std::string& path : models)
+        if (backend != "cpu" && fs::is_directory(path, error))
+            throw usage_error("--backend: ONNX node tests run on the CPU reference");
+#endif
+    run_backend runner(backend, load.level, known_path);
+    const auto report_known = [&](const std::string& path) {
+        for (const std::string& hit : runner.known_hits) fmt::print("dmlref: {}: {}\n", path, hit);
+        runner.known_hits.clear();
+    };
+    if (models.size() == 1) {
+        const int status = run_one(models.front(), load, quiet, backend, runner, write_expected);
+        report_known(models.front());
+        return status;
+    }
+    int status = 0;
+    std::size_t failed = 0;
+    for (const std::string& path : models) {
+        int one = 0;
+        try {
+            one = run_one(path, load, quiet, backend, runner, write_expected);
+            report_known(path);
+        } catch (const usage_error&) {
+            throw;
+        } catch (const std::bad_alloc&) {
+            fmt::print(stderr, "dmlref: {}: error: out of memory\n", path);
+            one = 1;
+        } catch (const std::exception& e) {
+            fmt::print(stderr, "dmlref: {}: error: {}\n", path, e.what());
+            one = 1;
+        }
+        if (one != 0) ++failed;
+        status = std::max(status, one);
+    }
+    fmt::print(failed == 0 ? stdout : stderr, "dmlref: {} of {} models failed\n", failed, models.size());
+    return status;
 }
 
 /// The only dispatchable of a model, or the one named.
@@ -396,11 +469,11 @@ int main(int argc, char** argv) {
     signals::install();
     try {
         if (*a.run)
-            return run_command(a.model_path,
+            return run_command(a.model_paths,
                                model::load_options{.level = level_from(a.level_text),
                                                    .max_memory = max_memory_from(a.run_memory, a.max_memory_text),
                                                    .allow_outside_paths = a.allow_outside},
-                               a.quiet, a.backend, a.write_expected);
+                               a.quiet, a.backend, a.run_known, a.write_expected);
         if (*a.compare)
             return compare_command(a.expected_path, a.actual_path, a.shape, a.op_model, a.dispatchable, a.options,
                                    max_memory_from(a.compare_memory, a.compare_memory_text));

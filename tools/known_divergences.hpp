@@ -1,0 +1,95 @@
+#pragma once
+/// \file known_divergences.hpp
+/// tests/directml/known-divergences.json as the tool reads it: the classes of descs where dmlref
+/// deliberately differs from DirectML (a crash, a 32-bit wrap), each with its reproducer.
+/// `directml-parity --known` and `run --backend directml --known` count a disagreement they cover
+/// as known instead of failing.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <dmlref/operator.hpp>
+
+namespace dmlref::parity {
+
+/// A known divergence: a class of descs where dmlref deliberately differs from DirectML.
+struct known_divergence {
+    std::string id, direction, reason;
+    std::vector<std::string> classes;   // parity classes it covers (a trailing * matches a prefix); empty: any
+    std::vector<std::string> operators; // empty: every operator
+    std::uint64_t seed = 0, index = 0;  // the reproducer: boundary case `index` of `seed`
+    std::string desc;                   // the reproducer's desc, as dmlref prints it
+    std::string when;                   // a named condition on the desc (see holds), or "" for none
+
+    /// Whether a disagreement `observed` ("output" when the outputs differ, else the verdict:
+    /// crash, dmlref-rejects, dmlref-accepts) on desc `d` of operator `op` and parity class `klass`
+    /// ("" for a desc from elsewhere, such as a model file) is this divergence.
+    bool covers(std::string_view observed, std::string_view op, std::string_view klass, const operator_desc& d) const {
+        if (observed != direction) return false;
+        if (!operators.empty() && std::find(operators.begin(), operators.end(), op) == operators.end()) return false;
+        if (!when.empty() && !holds(when, d)) return false;
+        if (classes.empty()) return true;
+        return std::any_of(classes.begin(), classes.end(), [&](const std::string& k) {
+            return !k.empty() && k.back() == '*' ? klass.starts_with(std::string_view(k).substr(0, k.size() - 1)) : klass == k;
+        });
+    }
+
+    /// The named conditions a known divergence may require of a desc.
+    static bool holds(const std::string& name, const operator_desc& d) {
+        if (name == "padding-value-outside-integer-type") {
+            // PADDING's FLOAT value, for an integer tensor type, is NaN, infinite, or outside the
+            // type's range after truncation toward zero.
+            const auto* p = std::get_if<padding_desc>(&d);
+            if (p == nullptr) return false;
+            const data_type t = p->output_tensor.data_type;
+            const double v = static_cast<double>(p->padding_value);
+            if (t == data_type::float32 || t == data_type::float16 || t == data_type::float64) return false;
+            if (v != v || v == std::numeric_limits<double>::infinity() || v == -std::numeric_limits<double>::infinity())
+                return true;
+            const double x = std::trunc(v);
+            const unsigned bits = static_cast<unsigned>(element_bits(t));
+            const bool is_signed = t == data_type::int8 || t == data_type::int16 || t == data_type::int32 || t == data_type::int64;
+            const double low = is_signed ? -std::ldexp(1.0, static_cast<int>(bits) - 1) : 0.0;
+            const double high = is_signed ? std::ldexp(1.0, static_cast<int>(bits) - 1) : std::ldexp(1.0, static_cast<int>(bits));
+            return x < low || x >= high;
+        }
+        throw std::runtime_error("known divergences: no condition named '" + name + "'");
+    }
+};
+
+/// The divergences of the JSON file at `path` ("" = none).
+inline std::vector<known_divergence> load_known(const std::string& path) {
+    std::vector<known_divergence> known;
+    if (path.empty()) return known;
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error(fmt::format("--known: cannot read '{}'", path));
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    for (const nlohmann::json& e : doc.at("divergences")) {
+        known_divergence k;
+        k.id = e.at("id").get<std::string>();
+        k.direction = e.at("direction").get<std::string>();
+        if (e.contains("classes")) k.classes = e.at("classes").get<std::vector<std::string>>();
+        k.reason = e.at("reason").get<std::string>();
+        if (e.contains("operators")) k.operators = e.at("operators").get<std::vector<std::string>>();
+        const nlohmann::json& r = e.at("reproducer");
+        k.seed = r.at("seed").get<std::uint64_t>();
+        k.index = r.at("index").get<std::uint64_t>();
+        k.desc = r.at("desc").get<std::string>();
+        k.when = e.value("when", std::string());
+        if (!k.when.empty()) known_divergence::holds(k.when, operator_desc{}); // an unknown name fails here, not mid-run
+        known.push_back(std::move(k));
+    }
+    return known;
+}
+
+} // namespace dmlref::parity
