@@ -3,21 +3,22 @@
 # under Wine, on Wine's d3d12 over Mesa 25's lavapipe from bookworm-backports (unpacked into the
 # build, never installed), held against dmlref (docs/directml.md).
 #   scripts/test-directml.sh             (after scripts/test-windows.sh: it reuses build-windows)
-# Runs the DirectML backend's unit tests, the public conformance models through
-# `dmlref run --backend directml`, and `dmlref directml-parity` on boundary and valid descs, with
+# Runs the DirectML backend's unit tests and the 520 `dmlref vectors` models through
+# `dmlref run --backend directml` (ctest label directml), the public conformance models the same
+# way, and `dmlref directml-parity` on boundary and valid descs, with
 # tests/directml/known-divergences.json: any disagreement no known class explains fails the stage.
 # Without npm's registry or the backports suite it prints "skipped: ..." and exits 0.
-# Environment: BUILD_DIR (build-windows), DMLREF_PARITY_COUNT (1000 boundary descs),
-# DMLREF_PARITY_VALID (300 valid descs), DMLREF_PARITY_OLD_COUNT (300 boundary descs against
-# DirectML 1.14.1), DMLREF_PARITY_SEED (1). The sizes keep the stage near 10 minutes on 2 cores
-# (about 5 descs a second under Wine on lavapipe); docs/directml.md has the full-size runs.
+# Environment: BUILD_DIR (build-windows), DMLREF_PARITY_COUNT (6000 boundary descs),
+# DMLREF_PARITY_VALID (4000 valid descs), DMLREF_PARITY_OLD_COUNT (6000 boundary descs against
+# DirectML 1.14.1), DMLREF_PARITY_SEED (1). About 100 descs a second under Wine on lavapipe
+# (2 cores); docs/directml.md has the runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 build=${BUILD_DIR:-build-windows}
-count=${DMLREF_PARITY_COUNT:-1000}
-valid=${DMLREF_PARITY_VALID:-300}
-old_count=${DMLREF_PARITY_OLD_COUNT:-300}
+count=${DMLREF_PARITY_COUNT:-6000}
+valid=${DMLREF_PARITY_VALID:-4000}
+old_count=${DMLREF_PARITY_OLD_COUNT:-6000}
 seed=${DMLREF_PARITY_SEED:-1}
 
 if [[ -z "${DMLREF_DIRECTML_UNDER_XVFB:-}" ]]; then
@@ -56,7 +57,7 @@ cmake --build "$build" -j "$(nproc)" --target dmlref_cli test_directml
 # Warm-up: the first D3D12 process opens the desktop (docs/windows.md).
 cmake/wine64-run.sh "$build/bin/test_directml.exe" "directml: the device reports*" > /dev/null 2>&1 || true
 
-step "the DirectML backend's unit tests"
+step "the DirectML backend's unit tests, and the 520 vectors models through dmlref run --backend directml"
 ctest --test-dir "$build" -L directml --output-on-failure --timeout 600
 
 step "the public conformance models through dmlref run --backend directml"
