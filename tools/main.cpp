@@ -147,9 +147,9 @@ struct run_backend {
     std::optional<directml::device> dml;
 #endif
 
-    run_backend(const std::string& backend, [[maybe_unused]] feature_level level, const std::string& known_path)
-        : known(parity::load_known(known_path)) {
-        if (!known.empty() && backend != "directml") throw usage_error("--known: only with --backend directml");
+    run_backend(const std::string& backend, [[maybe_unused]] feature_level level, const std::string& known_path) {
+        if (!known_path.empty() && backend != "directml") throw usage_error("--known: only with --backend directml");
+        known = parity::load_known(known_path);
         if (backend == "d3d12") {
 #ifdef DMLREF_HAVE_D3D12
             // Each dispatch runs as a compute shader; the output resource's bytes start as they are.

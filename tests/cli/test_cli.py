@@ -143,7 +143,7 @@ def rejections():
 def usage():
     d = tempfile.mkdtemp()
     try:
-        for args in ([], ["frobnicate"], ["run"], ["run", "a.json", "b.json"], ["compare", "a.npy"],
+        for args in ([], ["frobnicate"], ["run"], ["run", "a.json", "--known", "k.json"], ["compare", "a.npy"],
                      ["vectors"], ["vectors", "--out", "x", "--count", "many"], ["run", "--feature-level", "9_9", "m.json"],
                      ["vectors", "--out", "x", "--ops", "conv"]):
             r = run(args, d)
