@@ -39,16 +39,8 @@ fi
 
 start=$SECONDS
 step() { echo "-- [$((SECONDS - start)) s] $*"; }
-WINEPREFIX=$(mktemp -d "${TMPDIR:-/tmp}/dmlref-wine-dml.XXXXXX")
-export WINEPREFIX WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
-cleanup() {
-  wineserver -k 2>/dev/null || true
-  wineserver -w 2>/dev/null || true
-  rm -rf "$WINEPREFIX" || true
-}
-trap cleanup EXIT
-wineserver -p
-cmake/wine64-run.sh wineboot --init > /dev/null 2>&1
+. scripts/wine-prefix.sh
+wine_prefix_start dmlref-wine-dml
 
 step "building dmlref.exe and the backend's tests ($build)"
 cmake -S . -B "$build" -G Ninja --no-warn-unused-cli -DCMAKE_BUILD_TYPE=Release -DDMLREF_WERROR=ON -DDMLREF_D3D12=ON \
@@ -71,8 +63,8 @@ fi
 report=$root/$build/directml/parity
 rm -rf "$report"
 mkdir -p "$report"
-win_report=$(winepath -w "$report")
-known=$(winepath -w "$root/tests/directml/known-divergences.json")
+win_report=$(WINEDEBUG=-all winepath -w "$report")
+known=$(WINEDEBUG=-all winepath -w "$root/tests/directml/known-divergences.json")
 status=0
 
 step "directml-parity: $count boundary descs and $valid valid descs (seed $seed) against DirectML 1.15.4, dmlref at 6_4"
@@ -97,5 +89,6 @@ else
   echo "dmlref: the planted difference failed the comparison, as it must"
 fi
 
+wine_prefix_report
 echo "dmlref: DirectML stage took $((SECONDS - start)) s"
 exit "$status"

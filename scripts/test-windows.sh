@@ -19,19 +19,8 @@ if [[ -z "${DMLREF_WINDOWS_UNDER_XVFB:-}" ]]; then
 fi
 
 start=$SECONDS
-# A prefix of this run's own; Wine's own messages off; no Mono or Gecko installer prompts.
-WINEPREFIX=$(mktemp -d "${TMPDIR:-/tmp}/dmlref-wine.XXXXXX")
-export WINEPREFIX WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
-cleanup() {
-  wineserver -k 2>/dev/null || true
-  wineserver -w 2>/dev/null || true # until its processes are gone, before their prefix is
-  rm -rf "$WINEPREFIX" || true
-}
-trap cleanup EXIT
-# One persistent wineserver for the whole run: each Wine process then starts in a fraction of a
-# second. The build runs the test programs too (Catch2's test discovery), so the prefix is made first.
-wineserver -p
-cmake/wine64-run.sh wineboot --init > /dev/null 2>&1
+. scripts/wine-prefix.sh
+wine_prefix_start dmlref-wine
 echo "dmlref: Wine prefix ready in $((SECONDS - start)) s"
 
 cmake -S . -B "$build" -G Ninja --no-warn-unused-cli -DCMAKE_BUILD_TYPE=Release -DDMLREF_WERROR=ON -DDMLREF_D3D12=ON \
@@ -81,5 +70,6 @@ echo "dmlref: tests under Wine took $((SECONDS - test_start)) s"
 awk '/^[0-9]+\/[0-9]+ Test: /{name=substr($0, index($0, "Test: ") + 6)}
      /skipped here: /{print "dmlref: skipped: " name ": " substr($0, index($0, "skipped here: ") + 14)}' \
     "$build/Testing/Temporary/LastTest.log"
+wine_prefix_report
 echo "dmlref: Windows stage took $((SECONDS - start)) s"
 exit "$status"

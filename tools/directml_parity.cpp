@@ -8,7 +8,6 @@
 #include <fstream>
 #include <map>
 #include <ostream>
-#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -274,7 +273,6 @@ std::vector<outcome> run_batches(const run_options& options, std::uint64_t first
     std::reverse(todo.begin(), todo.end());
     std::vector<running> slots;
     std::vector<std::string> files;
-    std::set<std::uint64_t> retried; // cases whose worker ended silently once
     int children = 0;
     constexpr ULONGLONG timeout_ms = 900'000;
     while (!todo.empty() || !slots.empty()) {
@@ -312,17 +310,6 @@ std::vector<outcome> run_batches(const run_options& options, std::uint64_t first
                 std::uint64_t crashed = reached;
                 if (reached > r.start && done.at(reached - 1).verdict == "crash") {
                     crashed = reached - 1;
-                } else if (!retried.contains(reached)) {
-                    // No crash record: the process ended without DirectML raising anything. Wine
-                    // has been seen to end a process at once, silently (docs/windows.md): the case
-                    // runs once more in a new process, and the run says so.
-                    retried.insert(reached);
-                    out << fmt::format("dmlref: the worker ended on case {} with status {:#x} and no crash record; "
-                                       "running it again once\n",
-                                       reached, status);
-                    todo.emplace_back(reached, r.end);
-                    slots.erase(slots.begin() + static_cast<std::ptrdiff_t>(k));
-                    continue;
                 } else {
                     const parity_case c = case_of(options, reached);
                     outcome o{reached, std::string(to_string(type_of(c.desc))), c.klass, "crash", "-",

@@ -12,8 +12,6 @@ import hashlib, json, os, random, shutil, subprocess, sys, tempfile
 DMLREF, CONFORMANCE, GROUP = sys.argv[1], sys.argv[2], sys.argv[3]
 CASES = int(sys.argv[4]) if len(sys.argv) > 4 else 520
 failures = []
-# A cross build's tool runs through an emulator (Wine) by a wrapper of that name (tools/CMakeLists.txt).
-EMULATED = os.path.basename(DMLREF).endswith("-emulated")
 KNOWN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "directml", "known-divergences.json")
 
 
@@ -257,14 +255,6 @@ def roundtrip(backend=None):
         def one(chunk):
             paths = [os.path.join("v", c, "model.json") for c in chunk]
             r = run(args + paths, d, timeout=900)
-            if r.returncode != 0 and not (r.stdout + r.stderr).strip() and EMULATED:
-                # Under Wine a process now and then ends at once, non-zero and silent, before
-                # dmlref runs (seen once in about a thousand runs of the D3D12 round trip; dmlref
-                # itself never fails without a message). It runs once more, and says so; a
-                # failure that repeats fails the test.
-                print("note: roundtrip of %s..%s exited %d with no output under the emulator; running it again"
-                      % (chunk[0], chunk[-1], r.returncode))
-                r = run(args + paths, d, timeout=900)
             results = []
             known.extend(l for l in r.stdout.splitlines() if ": known divergence " in l)
             for c, path in zip(chunk, paths):
