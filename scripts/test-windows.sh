@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build-windows}
-# Models the CLI round trips write and run back (each a Wine process; roundtrip_d3d12 needs >= 500).
+# Models the CLI round trips write and run back (40 to a Wine process; roundtrip_d3d12 needs >= 500).
 cli_cases=${DMLREF_WINDOWS_CLI_CASES:-520}
 
 if [[ -z "${DMLREF_WINDOWS_UNDER_XVFB:-}" ]]; then
