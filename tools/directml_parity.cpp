@@ -357,8 +357,9 @@ struct tally {
         if (is_known) ++known;
     }
     bool disagrees() const { return dmlref_rejects + dmlref_accepts + crash + differs + errors > 0; }
-    std::string row(std::string_view name) const {
-        return fmt::format("{:<62} {:>6} {:>6} {:>6} {:>6} {:>5} {:>6} {:>6} {:>5} {:>5}\n", name, agree_accept, agree_reject,
+    /// One line of the table, the name in a column `width` wide.
+    std::string row(std::string_view name, std::size_t width) const {
+        return fmt::format("{:<{}} {:>6} {:>6} {:>6} {:>6} {:>5} {:>6} {:>6} {:>5} {:>5}\n", name, width, agree_accept, agree_reject,
                            dmlref_rejects, dmlref_accepts, crash, same, differs + errors, inexpressible + huge, known);
     }
 };
@@ -407,16 +408,20 @@ int run(const run_options& options, std::ostream& out) {
     }
     out << fmt::format("\nDirectML parity, seed {}: {} boundary cases, {} valid cases; dmlref validates at {}\n", options.seed,
                        options.boundary_count, options.valid_count, options.level);
-    out << fmt::format("{:<62} {:>6} {:>6} {:>6} {:>6} {:>5} {:>6} {:>6} {:>5} {:>5}\n", "operator / class", "agr-ok", "agr-no",
-                       "dml-ok", "ref-ok", "crash", "out=", "out!=", "skip", "known");
+    // The name column fits the longest class listed.
+    std::size_t width = std::string_view("operator / class").size();
+    for (const auto& [key, ct] : by_class)
+        if (ct.disagrees()) width = std::max(width, key.second.size() + 2);
+    out << fmt::format("{:<{}} {:>6} {:>6} {:>6} {:>6} {:>5} {:>6} {:>6} {:>5} {:>5}\n", "operator / class", width, "agr-ok",
+                       "agr-no", "dml-ok", "ref-ok", "crash", "out=", "out!=", "skip", "known");
     out << "  (agr-ok/agr-no: both accept/reject; dml-ok: only DirectML accepts; ref-ok: only dmlref accepts;\n"
            "   out= / out!=: outputs of descs both accept, equal / different or failed; skip: inexpressible or huge)\n";
     for (const auto& [op, t] : by_op) {
-        out << t.row(op);
+        out << t.row(op, width);
         for (const auto& [key, ct] : by_class)
-            if (key.first == op && ct.disagrees()) out << ct.row("  " + key.second);
+            if (key.first == op && ct.disagrees()) out << ct.row("  " + key.second, width);
     }
-    out << total.row("all");
+    out << total.row("all", width);
     for (const auto& k : known)
         out << fmt::format("known divergence {}: {} cases in this run\n", k.id, known_seen.contains(k.id) ? known_seen.at(k.id) : 0);
 
