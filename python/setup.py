@@ -21,12 +21,13 @@ version = re.search(r"project\(dmlref VERSION ([0-9.]+)", (root / "CMakeLists.tx
 # The sources compile in parallel: DMLREF_BUILD_JOBS jobs (default: one per processor).
 ParallelCompile("DMLREF_BUILD_JOBS").install()
 
-sources = [root / "src" / "dmlref.cpp", root / "tools" / "model.cpp"]
-sources += sorted((here / "src").glob("*.cpp"))
+# Paths relative to this folder, as setuptools requires (it runs with this folder as its own).
+os.chdir(here)
+sources = ["../src/dmlref.cpp", "../tools/model.cpp"] + sorted(f"src/{p.name}" for p in (here / "src").glob("*.cpp"))
 extension = Pybind11Extension(
     "dmlref._dmlref",
-    [str(s) for s in sources],
-    include_dirs=[str(root / "include"), str(root / "tools")],
+    sources,
+    include_dirs=["../include", "../tools"],
     define_macros=[("DMLREF_COMPILED", None), ("DMLREF_VERSION", f'"{version}"')],
     libraries=["fmt"],
     cxx_std=20,
@@ -34,13 +35,17 @@ extension = Pybind11Extension(
     extra_compile_args=["-O3", "-g0"],
 )
 
-# DMLREF_BUILD_BASE puts setuptools' build folder elsewhere than python/build.
+# DMLREF_BUILD_BASE puts setuptools' build folder and egg-info elsewhere than python/.
 build_base = os.environ.get("DMLREF_BUILD_BASE")
+options = {}
+if build_base:
+    os.makedirs(build_base, exist_ok=True)
+    options = {"build": {"build_base": build_base}, "egg_info": {"egg_base": build_base}}
 setup(
     version=version,
     packages=["dmlref"],
     package_data={"dmlref": ["*.pyi", "py.typed"]},
     ext_modules=[extension],
     cmdclass={"build_ext": build_ext},
-    options={"build": {"build_base": build_base}} if build_base else {},
+    options=options,
 )

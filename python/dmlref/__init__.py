@@ -78,3 +78,10 @@ __all__ = [
     "textbook",
     "validate",
 ]
+
+# The classes and the error print as dmlref.X, where users find them, not dmlref._dmlref.X.
+for _name in __all__:
+    _object = globals()[_name]
+    if isinstance(_object, type):
+        _object.__module__ = "dmlref"
+del _name, _object

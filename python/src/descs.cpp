@@ -157,7 +157,10 @@ template <class D> void common(py::class_<D>& c, const char* cls) {
     c.attr("__hash__") = py::none();
     c.def(
         "to_dict", [](const D& d) { return py::module_::import("json").attr("loads")(model::dispatchable_json(d)); },
-        R"doc(The desc as a DxDispatch dispatchable: {"type": "DML_OPERATOR_...", "desc": {...}} with
+        R"doc(to_dict($self)
+--
+
+The desc as a DxDispatch dispatchable: {"type": "DML_OPERATOR_...", "desc": {...}} with
 DirectML's field names; dmlref.desc_from_dict reads it back (a NaN padding value as "NaN").)doc");
 }
 
@@ -430,7 +433,10 @@ SpaceToDepth1Desc(input_tensor, output_tensor, block_size, order))doc");
         "validate",
         [](const operator_desc& desc, py::handle level) { return validate(desc, parse_feature_level(level)); }, "desc"_a,
         "feature_level"_a = "6_4",
-        R"doc(Whether DirectML at feature_level accepts desc: None, or the reason (the message execute raises).
+        R"doc(validate($module, desc, feature_level="6_4")
+--
+
+Whether DirectML at feature_level accepts desc: None, or the reason (the message execute raises).
 Never reads tensor data. Feature levels as DirectML spells them: "6_4", "5_0", ... (or "6.4").)doc");
     m.def(
         "desc_from_dict",
@@ -446,7 +452,10 @@ Never reads tensor data. Feature levels as DirectML spells them: "6_4", "5_0", .
             return model::parse_dispatchable(text.cast<std::string>(), "desc_from_dict");
         },
         "d"_a,
-        R"doc(The desc of a DxDispatch dispatchable: {"type": "DML_OPERATOR_SLICE1", "desc": {"InputTensor": {...}, ...}},
+        R"doc(desc_from_dict($module, d)
+--
+
+The desc of a DxDispatch dispatchable: {"type": "DML_OPERATOR_SLICE1", "desc": {"InputTensor": {...}, ...}},
 with DirectML's field names, read by the same reader as `dmlref run` model files (enum values with
 or without their prefix, DimensionCount and TotalTensorSizeInBytes defaulted, PaddingValue as a
 number or {"<Member>": value}); unknown fields are errors. Not validated: see validate().)doc");

@@ -625,7 +625,10 @@ void init_ops(py::module_& m) {
         {nullptr, nullptr, 0, nullptr}};
     if (PyModule_AddFunctions(m.ptr(), direct) != 0) throw py::error_already_set();
     m.def("execute", &execute_desc, "desc"_a, "x"_a, "out"_a = py::none(), "feature_level"_a = "6_4",
-          R"doc(Runs a DirectML operator desc on numpy arrays: checked as DirectML checks it at feature_level.
+          R"doc(execute($module, desc, x, out=None, feature_level="6_4")
+--
+
+Runs a DirectML operator desc on numpy arrays: checked as DirectML checks it at feature_level.
 
 x is the input: an array of InputTensor.Sizes is the tensor itself, with any strides (read in
 place); any other array is the buffer bound to InputTensor (C-contiguous, of the tensor's dtype or
@@ -638,7 +641,10 @@ Raises ValidationError with the message dmlref::execute throws in C++.)doc");
     py::module_ t = m.def_submodule("textbook", "The audit path: operators evaluated element by element from the "
                                                 "documented index equations (no copy engine).");
     t.def("execute", &textbook_execute, "desc"_a, "x"_a, "out"_a = py::none(), "feature_level"_a = "6_4",
-          R"doc(dmlref.execute(desc, x, out), evaluated one output element at a time from the operator's
+          R"doc(execute($module, desc, x, out=None, feature_level="6_4")
+--
+
+dmlref.execute(desc, x, out), evaluated one output element at a time from the operator's
 index equation (dmlref::textbook::execute): no plan, no copy engine. The same arguments, checks,
 messages and result, bit for bit; many times slower. For audits and tests.)doc");
     py::class_<textbook::source>(t, "Source", "Where an output element comes from: an input coordinate or the padding constant.")
@@ -655,12 +661,15 @@ messages and result, bit for bit; many times slower. For audits and tests.)doc")
         .def("__repr__", [](const textbook::source& s) { return "<dmlref.textbook.Source " + textbook::to_string(s) + ">"; })
         .def("__eq__", [](const textbook::source& a, const textbook::source& b) { return a == b; });
     t.def("source_of", &source_of, "desc"_a, "coordinate"_a, "feature_level"_a = "6_4",
-          R"doc(Where the element at output `coordinate` comes from: Source("input [0, 1, 0, 3]") or
+          R"doc(source_of($module, desc, coordinate, feature_level="6_4")
+--
+
+Where the element at output `coordinate` comes from: Source("input [0, 1, 0, 3]") or
 Source("the padding constant"), from the operator's index equation (dmlref::textbook::source_of).
 Raises ValidationError where the desc is invalid or the coordinate outside OutputTensor.Sizes.)doc");
 
     m.def("_engine_seconds", &engine_seconds, "desc"_a, "x"_a, "out"_a, "repeats"_a,
-          "For bench/python_bench.py: the seconds of each of `repeats` runs of the C++ dmlref::execute(desc, x, out) "
+          "_engine_seconds($module, desc, x, out, repeats)\n--\n\nFor bench/python_bench.py: the seconds of each of `repeats` runs of the C++ dmlref::execute(desc, x, out) "
           "over two buffers, in a C++ loop.");
 }
 

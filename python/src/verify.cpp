@@ -148,7 +148,10 @@ regions of the operator's output (padding borders, block offsets, window edges).
         });
     m.def("compare", &compare_arrays, "actual"_a, "expected"_a, "desc"_a = py::none(), "nan_equal"_a = false,
           "max_listed"_a = 10,
-          R"doc(Compares two arrays bit for bit (any strides and byte order; -0.0 differs from 0.0; NaNs by their
+          R"doc(compare($module, actual, expected, desc=None, nan_equal=False, max_listed=10)
+--
+
+Compares two arrays bit for bit (any strides and byte order; -0.0 differs from 0.0; NaNs by their
 bits unless nan_equal) and returns a CompareReport. desc, the operator whose output `expected` is
 (OutputTensor.Sizes must be the arrays' shape), adds the regions of that output and, for each
 listed mismatch, the input element (or the padding constant) it comes from. Raises
@@ -192,14 +195,16 @@ run()); dispatchables: name -> desc; commands: what run() does; log: what the la
         .def(
             "run", [](loaded_model& lm, py::handle level) { return run_loaded(lm, parse_feature_level(level)); },
             "feature_level"_a = "6_4",
-            "Runs the commands in order (dispatch, print, writeFile) and returns what they printed.")
+            "run($self, feature_level=\"6_4\")\n--\n\nRuns the commands in order (dispatch, print, writeFile) and returns "
+            "what they printed.")
         .def("__repr__", [](const loaded_model& lm) {
             return detail::message("<dmlref.Model {}: {} resources, {} dispatchables, {} commands>", lm.m.file.string(),
                                    lm.m.resources.size(), lm.m.dispatchables.size(), lm.m.commands.size());
         });
     m.def(
         "load_model",
-        [](const std::string& path, py::handle level, py::handle max_memory, bool allow_outside_paths) {
+        [](py::handle path_like, py::handle level, py::handle max_memory, bool allow_outside_paths) {
+            const auto path = py::str(py::module_::import("os").attr("fspath")(path_like)).cast<std::string>();
             auto lm = std::make_shared<loaded_model>();
             const auto options = load_options_of(level, max_memory, allow_outside_paths);
             py::gil_scoped_release released;
@@ -207,7 +212,10 @@ run()); dispatchables: name -> desc; commands: what run() does; log: what the la
             return lm;
         },
         "path"_a, "feature_level"_a = "6_4", "max_memory"_a = py::none(), "allow_outside_paths"_a = false,
-        R"doc(Reads a DxDispatch model file as `dmlref run` does: every field and binding checked (at
+        R"doc(load_model($module, path, feature_level="6_4", max_memory=None, allow_outside_paths=False)
+--
+
+Reads a DxDispatch model file as `dmlref run` does: every field and binding checked (at
 feature_level), resources read and bounded by max_memory (bytes, or "512M", "2G"; default the memory
 available), sourcePath and targetPath kept inside the model's folder unless allow_outside_paths.
 Returns a Model; raises ValidationError naming the file, the JSON path and the value.)doc");
@@ -228,7 +236,10 @@ Returns a Model; raises ValidationError naming the file, the JSON path and the v
             return lm;
         },
         "model"_a, "feature_level"_a = "6_4", "max_memory"_a = py::none(), "allow_outside_paths"_a = false,
-        R"doc(Runs a model file (a path, or a Model from load_model) as `dmlref run` does and returns the Model:
+        R"doc(run_model($module, model, feature_level="6_4", max_memory=None, allow_outside_paths=False)
+--
+
+Runs a model file (a path, or a Model from load_model) as `dmlref run` does and returns the Model:
 its resources hold the results, model.log the text the tool prints ("Resource 'output': 7, 9").)doc");
 }
 
