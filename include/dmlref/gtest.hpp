@@ -30,52 +30,17 @@
 namespace dmlref::testing {
 
 namespace detail {
-
-template <class T, std::size_t Rank> strided_view<const T, Rank> const_view(const tensor<T, Rank>& t) { return t.view(); }
-template <class T, std::size_t Rank> strided_view<const T, Rank> const_view(const strided_view<T, Rank>& v) {
-    return strided_view<const T, Rank>(v);
-}
-
-/// Whether `actual` equals `expected` bit for bit (extents too); `report` says how they differ
-/// (the comparison report, or the two extents where those differ).
-template <class Actual, class Expected>
-bool compare_into(const Actual& actual, const Expected& expected, const compare_options& options,
-                  const operator_desc* op, std::string& report) {
-    const auto e = const_view(expected);
-    const auto a = const_view(actual);
-    static_assert(std::is_same_v<decltype(e), decltype(a)>,
-                  "dmlref::testing: the actual and expected tensors must have one element type and rank");
-    if (e.extents() != a.extents()) {
-        report = fmt::format("has extents {{{}}}; the expected tensor has {{{}}}", fmt::join(a.extents(), ", "),
-                             fmt::join(e.extents(), ", "));
-        return false;
-    }
-    const compare_report r = compare(e, a, options, op);
-    report = r.to_string();
-    return r.equal();
-}
-
-/// The same for packed bytes of `sizes` elements of `type`; a buffer of the wrong length is a
-/// mismatch whose report is the reason.
-inline bool compare_bytes_into(std::span<const std::byte> actual, data_type type, const std::vector<std::uint32_t>& sizes,
-                               std::span<const std::byte> expected, const compare_options& options,
-                               const operator_desc* op, std::string& report) {
-    try {
-        const compare_report r = compare(type, sizes, expected, actual, options, op);
-        report = r.to_string();
-        return r.equal();
-    } catch (const validation_error& e) {
-        report = e.what();
-        return false;
-    }
-}
-
+/// What both matchers tell GoogleMock they check.
+struct bit_equals_description {
+    void DescribeTo(std::ostream* os) const { *os << "is bit-identical to the expected tensor"; }
+    void DescribeNegationTo(std::ostream* os) const { *os << "is not bit-identical to the expected tensor"; }
+};
 } // namespace detail
 
 /// GoogleMock matcher of a view or tensor that equals the expected one bit for bit (extents too).
 /// On a mismatch it explains with the comparison report.
 template <class Expected>
-class bit_equals_matcher {
+class bit_equals_matcher : public detail::bit_equals_description {
 public:
     using is_gtest_matcher = void;
 
@@ -84,12 +49,10 @@ public:
 
     template <class Actual> bool MatchAndExplain(const Actual& actual, std::ostream* os) const {
         std::string report;
-        const bool equal = detail::compare_into(actual, expected_, options_, op_ ? &*op_ : nullptr, report);
+        const bool equal = dmlref::detail::bit_equal_report(actual, expected_, options_, op_ ? &*op_ : nullptr, report);
         if (!equal && os) *os << "which is not bit-identical:\n" << report;
         return equal;
     }
-    void DescribeTo(std::ostream* os) const { *os << "is bit-identical to the expected tensor"; }
-    void DescribeNegationTo(std::ostream* os) const { *os << "is not bit-identical to the expected tensor"; }
 
 private:
     Expected expected_;
@@ -99,7 +62,7 @@ private:
 
 /// GoogleMock matcher of packed row-major bytes (a std::span<const std::byte>) of `sizes` elements
 /// of `type` that equal `expected` bit for bit.
-class bit_equals_bytes_matcher {
+class bit_equals_bytes_matcher : public detail::bit_equals_description {
 public:
     using is_gtest_matcher = void;
 
@@ -110,12 +73,11 @@ public:
 
     bool MatchAndExplain(std::span<const std::byte> actual, std::ostream* os) const {
         std::string report;
-        const bool equal = detail::compare_bytes_into(actual, type_, sizes_, expected_, options_, op_ ? &*op_ : nullptr, report);
+        const bool equal =
+            dmlref::detail::bit_equal_report(type_, sizes_, expected_, actual, options_, op_ ? &*op_ : nullptr, report);
         if (!equal && os) *os << "which is not bit-identical:\n" << report;
         return equal;
     }
-    void DescribeTo(std::ostream* os) const { *os << "is bit-identical to the expected tensor"; }
-    void DescribeNegationTo(std::ostream* os) const { *os << "is not bit-identical to the expected tensor"; }
 
 private:
     data_type type_;
@@ -155,7 +117,7 @@ struct bit_equal_formatter {
     ::testing::AssertionResult operator()(const char* actual_text, const char* expected_text, const Actual& actual,
                                           const Expected& expected) const {
         std::string report;
-        if (detail::compare_into(actual, expected, options, op, report)) return ::testing::AssertionSuccess();
+        if (dmlref::detail::bit_equal_report(actual, expected, options, op, report)) return ::testing::AssertionSuccess();
         return ::testing::AssertionFailure() << actual_text << " is not bit-identical to " << expected_text << ":\n" << report;
     }
 };

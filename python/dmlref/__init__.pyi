@@ -77,11 +77,11 @@ class _Desc:
     def type(self) -> str: ...
     def to_dict(self) -> Dict[str, Any]: ...
 
-class DepthToSpaceDesc(_Desc):
+class _DepthSpaceDesc(_Desc):
     block_size: int
     def __init__(self, input_tensor: BufferTensorDesc, output_tensor: BufferTensorDesc, block_size: int) -> None: ...
 
-class DepthToSpace1Desc(_Desc):
+class _DepthSpace1Desc(_Desc):
     block_size: int
     order: DepthSpaceOrder
     def __init__(
@@ -89,17 +89,10 @@ class DepthToSpace1Desc(_Desc):
         order: Union[DepthSpaceOrder, str],
     ) -> None: ...
 
-class SpaceToDepthDesc(_Desc):
-    block_size: int
-    def __init__(self, input_tensor: BufferTensorDesc, output_tensor: BufferTensorDesc, block_size: int) -> None: ...
-
-class SpaceToDepth1Desc(_Desc):
-    block_size: int
-    order: DepthSpaceOrder
-    def __init__(
-        self, input_tensor: BufferTensorDesc, output_tensor: BufferTensorDesc, block_size: int,
-        order: Union[DepthSpaceOrder, str],
-    ) -> None: ...
+class DepthToSpaceDesc(_DepthSpaceDesc): ...
+class DepthToSpace1Desc(_DepthSpace1Desc): ...
+class SpaceToDepthDesc(_DepthSpaceDesc): ...
+class SpaceToDepth1Desc(_DepthSpace1Desc): ...
 
 class SliceDesc(_Desc):
     offsets: List[int]

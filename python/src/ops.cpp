@@ -112,8 +112,10 @@ std::array<std::byte, 8> value_bytes(py::handle given, data_type type, std::stri
 
 namespace {
 
-std::string lower(std::string text) {
-    for (char& c : text) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+/// ASCII `text` in lower case (numpy's names, "dcr") or upper case (DirectML's, "COLUMN_ROW_DEPTH").
+std::string in_case(std::string text, bool upper) {
+    const char from = upper ? 'a' : 'A', to = upper ? 'A' : 'a';
+    for (char& c : text) c = static_cast<char>(c >= from && c <= from + 25 ? c - from + to : c);
     return text;
 }
 
@@ -121,12 +123,10 @@ depth_space_order parse_order(py::handle order, std::string_view op) {
     if (!order) return depth_space_order::depth_column_row; // not given
     if (py::isinstance<depth_space_order>(order)) return order.cast<depth_space_order>();
     if (py::isinstance<py::str>(order)) {
-        const std::string text = lower(order.cast<std::string>());
-        if (text == "dcr") return depth_space_order::depth_column_row;
-        if (text == "crd") return depth_space_order::column_row_depth;
-        std::string upper = order.cast<std::string>();
-        for (char& c : upper) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
-        if (const auto parsed = parse_depth_space_order(upper)) return *parsed;
+        const std::string text = order.cast<std::string>();
+        if (in_case(text, false) == "dcr") return depth_space_order::depth_column_row;
+        if (in_case(text, false) == "crd") return depth_space_order::column_row_depth;
+        if (const auto parsed = parse_depth_space_order(in_case(text, true))) return *parsed;
     }
     throw validation_error(detail::message("{}: order is {}; it must be \"dcr\" (DEPTH_COLUMN_ROW, ONNX's DCR) or \"crd\" "
                                            "(COLUMN_ROW_DEPTH, ONNX's CRD, PyTorch's pixel_shuffle)",
@@ -136,16 +136,10 @@ depth_space_order parse_order(py::handle order, std::string_view op) {
 padding_mode parse_mode(py::handle mode, std::string_view op) {
     if (!mode) return padding_mode::constant; // not given
     if (py::isinstance<padding_mode>(mode)) return mode.cast<padding_mode>();
-    if (py::isinstance<py::str>(mode)) {
-        const std::string text = lower(mode.cast<std::string>());
-        if (text == "constant") return padding_mode::constant;
-        if (text == "edge") return padding_mode::edge;
-        if (text == "reflect" || text == "reflection") return padding_mode::reflection;
-        if (text == "symmetric") return padding_mode::symmetric;
-        if (text == "wrap") return padding_mode::wrap;
-        std::string upper = mode.cast<std::string>();
-        for (char& c : upper) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
-        if (const auto parsed = parse_padding_mode(upper)) return *parsed;
+    if (py::isinstance<py::str>(mode)) { // numpy's names, or DirectML's in either case
+        const std::string text = mode.cast<std::string>();
+        if (in_case(text, false) == "reflect") return padding_mode::reflection;
+        if (const auto parsed = parse_padding_mode(in_case(text, true))) return *parsed;
     }
     throw validation_error(detail::message("{}: mode is {}; DirectML pads in the modes \"constant\", \"edge\", \"reflect\" "
                                            "(REFLECTION), \"symmetric\" and \"wrap\"",
