@@ -3,7 +3,7 @@
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
-// What Catch2's own main does (CATCH_CONFIG_MAIN), for catch_main.cpp: Catch::Session is declared
+// What Catch2's own main does (CATCH_CONFIG_MAIN), for catch_main.cpp: Catch2's runner class is declared
 // only where the implementation is compiled.
 int dmlref_catch_run(int argc, char* argv[]);
 int dmlref_catch_run(int argc, char* argv[]) { return Catch::Session().run(argc, argv); }
