@@ -366,6 +366,20 @@ operator_desc operator_desc_field(operator_type type, const json& d, const at& w
     where.fail("unknown operator");
 }
 
+/// A dispatchable, {"type": "DML_OPERATOR_...", "desc": {...}}, at `where`; not validated.
+operator_desc dispatchable_field(const json& value, const at& where) {
+    object(value, where);
+    only_keys(value, where, {"type", "desc", "executionFlags"});
+    const std::string type = string(require(value, where, "type"), where / "type");
+    const auto op = parse_operator_type(type);
+    if (!op)
+        (where / "type").fail(fmt::format("'{}' is not supported by dmlref (it runs DML_OPERATOR_DEPTH_TO_SPACE, "
+                                          "DEPTH_TO_SPACE1, SPACE_TO_DEPTH, SPACE_TO_DEPTH1, SLICE, SLICE1, PADDING, PADDING1)",
+                                          type));
+    const at wdesc = where / "desc";
+    return operator_desc_field(*op, object(require(value, where, "desc"), wdesc), wdesc);
+}
+
 /// A regular file opened for reading, with its size when opened; or why it could not be.
 struct opened_file {
     npy::detail::file_handle file;
@@ -1023,17 +1037,8 @@ model parse(std::string_view json_text, const std::filesystem::path& folder, std
     const at wd = root / "dispatchables";
     for (const auto& [key, value] : object(require(doc, root, "dispatchables"), wd).items()) {
         const at w = wd / key;
-        object(value, w);
-        only_keys(value, w, {"type", "desc", "executionFlags"});
-        const std::string type = string(require(value, w, "type"), w / "type");
-        const auto op = parse_operator_type(type);
-        if (!op)
-            (w / "type").fail(fmt::format("'{}' is not supported by dmlref (it runs DML_OPERATOR_DEPTH_TO_SPACE, "
-                                          "DEPTH_TO_SPACE1, SPACE_TO_DEPTH, SPACE_TO_DEPTH1, SLICE, SLICE1, PADDING, PADDING1)",
-                                          type));
-        const at wdesc = w / "desc";
-        operator_desc desc = operator_desc_field(*op, object(require(value, w, "desc"), wdesc), wdesc);
-        if (auto why = validate(desc, options.level)) wdesc.fail(*why);
+        operator_desc desc = dispatchable_field(value, w);
+        if (auto why = validate(desc, options.level)) (w / "desc").fail(*why);
         m.dispatchables.emplace(key, dispatchable{key, std::move(desc)});
     }
     const at wc = root / "commands";
@@ -1045,6 +1050,22 @@ model parse(std::string_view json_text, const std::filesystem::path& folder, std
 
 model parse(std::string_view json_text, const std::filesystem::path& folder, std::string_view name, feature_level level) {
     return parse(json_text, folder, name, load_options{.level = level});
+}
+
+operator_desc parse_dispatchable(std::string_view json_text, std::string_view name) {
+    const at root{std::string(name), ""};
+    if (json_text.size() > max_model_bytes)
+        root.fail(fmt::format("{} bytes of JSON; a dispatchable takes at most {} bytes (64 MiB)", json_text.size(), max_model_bytes));
+    json_checker checker(root);
+    json::sax_parse(json_text.begin(), json_text.end(), &checker, json::input_format_t::json, /*strict=*/true,
+                    /*ignore_comments=*/true);
+    json doc;
+    try {
+        doc = json::parse(json_text.begin(), json_text.end(), nullptr, true, /*ignore_comments=*/true);
+    } catch (const json::exception& e) { // the first pass refused what this would
+        root.fail(fmt::format("not valid JSON: {}", e.what()));
+    }
+    return dispatchable_field(doc, root);
 }
 
 model load(const std::filesystem::path& file, const load_options& options) {
@@ -1223,6 +1244,11 @@ json desc_json(const operator_desc& desc) {
         desc);
 }
 
+/// {"type": "DML_OPERATOR_...", "desc": {...}}: a model's dispatchable.
+json dispatchable_object(const operator_desc& desc) {
+    return {{"type", "DML_OPERATOR_" + std::string(to_string(type_of(desc)))}, {"desc", desc_json(desc)}};
+}
+
 } // namespace
 
 std::optional<std::uint64_t> checked_buffer_elements(const buffer_tensor_desc& t) {
@@ -1244,6 +1270,8 @@ std::uint64_t buffer_elements(const buffer_tensor_desc& t) {
                                        fmt::join(t.strides.value_or(std::vector<std::uint32_t>{}), ", ")));
 }
 
+std::string dispatchable_json(const operator_desc& desc) { return dispatchable_object(desc).dump(); }
+
 std::string single_operator_model(const operator_desc& desc, std::uint64_t output_values, std::string_view input_path,
                                   std::string_view output_path) {
     const data_type out_type = std::visit([](const auto& d) { return d.output_tensor.data_type; }, desc);
@@ -1252,7 +1280,7 @@ std::string single_operator_model(const operator_desc& desc, std::uint64_t outpu
          {{"input", {{"initialValues", {{"sourcePath", input_path}}}}},
           {"output",
            {{"initialValuesDataType", to_string(out_type)}, {"initialValues", {{"valueCount", output_values}, {"value", 0}}}}}}},
-        {"dispatchables", {{"op", {{"type", "DML_OPERATOR_" + std::string(to_string(type_of(desc)))}, {"desc", desc_json(desc)}}}}},
+        {"dispatchables", {{"op", dispatchable_object(desc)}}},
         {"commands",
          json::array({{{"type", "dispatch"}, {"dispatchable", "op"}, {"bindings", {{"InputTensor", "input"}, {"OutputTensor", "output"}}}},
                       {{"type", "writeFile"}, {"targetPath", output_path}, {"resource", "output"}}})}};

@@ -150,6 +150,16 @@ void print_values(std::ostream& out, const resource& r, bool verbose);
 std::string single_operator_model(const operator_desc& desc, std::uint64_t output_values, std::string_view input_path,
                                   std::string_view output_path);
 
+/// One dispatchable in DxDispatch's form, `{"type": "DML_OPERATOR_SLICE1", "desc": {...}}`, read as
+/// parse() reads the model's dispatchables (the same field names, enum spellings, defaults and
+/// refusals; `executionFlags` is allowed and ignored); `name` starts every message. The desc is
+/// not validated: validate() says whether DirectML would take it.
+operator_desc parse_dispatchable(std::string_view json_text, std::string_view name);
+
+/// `desc` as DxDispatch's dispatchable JSON, `{"type": "DML_OPERATOR_...", "desc": {...}}`: what
+/// parse_dispatchable reads back (a NaN padding value as "NaN", its payload not kept).
+std::string dispatchable_json(const operator_desc& desc);
+
 /// The number of elements a buffer for `tensor` holds: the index of its last element plus one;
 /// nothing when that does not fit in 64 bits.
 std::optional<std::uint64_t> checked_buffer_elements(const buffer_tensor_desc& tensor);

@@ -21,13 +21,6 @@
 
 namespace dmlref {
 
-namespace detail {
-template <class T, std::size_t Rank> strided_view<const T, Rank> const_view(const tensor<T, Rank>& t) { return t.view(); }
-template <class T, std::size_t Rank> strided_view<const T, Rank> const_view(const strided_view<T, Rank>& v) {
-    return strided_view<const T, Rank>(v);
-}
-} // namespace detail
-
 /// Matches a view or tensor that equals the expected one bit for bit (extents too).
 template <class Arg>
 class bit_equals_matcher : public Catch::MatcherBase<Arg> {
@@ -36,16 +29,7 @@ public:
         : expected_(std::move(expected)), options_(options), op_(op ? std::optional<operator_desc>(*op) : std::nullopt) {}
 
     bool match(const Arg& actual) const override {
-        const auto e = detail::const_view(expected_);
-        const auto a = detail::const_view(actual);
-        if (e.extents() != a.extents()) {
-            report_ = fmt::format("has extents {{{}}}; the expected tensor has {{{}}}", fmt::join(a.extents(), ", "),
-                                  fmt::join(e.extents(), ", "));
-            return false;
-        }
-        const compare_report r = compare(e, a, options_, op_ ? &*op_ : nullptr);
-        report_ = r.to_string();
-        return r.equal();
+        return detail::bit_equal_report(actual, expected_, options_, op_ ? &*op_ : nullptr, report_);
     }
     std::string describe() const override { return "is bit-identical to the expected tensor:\n" + report_; }
 
@@ -65,14 +49,7 @@ public:
           op_(op ? std::optional<operator_desc>(*op) : std::nullopt) {}
 
     bool match(const std::span<const std::byte>& actual) const override {
-        try {
-            const compare_report r = compare(type_, sizes_, expected_, actual, options_, op_ ? &*op_ : nullptr);
-            report_ = r.to_string();
-            return r.equal();
-        } catch (const validation_error& e) {
-            report_ = e.what();
-            return false;
-        }
+        return detail::bit_equal_report(type_, sizes_, expected_, actual, options_, op_ ? &*op_ : nullptr, report_);
     }
     std::string describe() const override { return "is bit-identical to the expected tensor:\n" + report_; }
 

@@ -19,6 +19,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -252,6 +253,51 @@ compare_report compare(strided_view<const T, Rank> expected, strided_view<const 
     return compare(data_type_of<T>(), *sizes, detail::packed_bytes(expected), detail::packed_bytes(actual), options,
                    op);
 }
+
+namespace detail {
+
+/// A view or tensor as a read-only view: what the test frameworks' matchers compare.
+template <class T, std::size_t Rank> strided_view<const T, Rank> const_view(const tensor<T, Rank>& t) { return t.view(); }
+template <class T, std::size_t Rank> strided_view<const T, Rank> const_view(const strided_view<T, Rank>& v) {
+    return strided_view<const T, Rank>(v);
+}
+
+/// What the matchers of catch2.hpp and gtest.hpp report, so that the two say the same: whether
+/// `actual` equals `expected` bit for bit (extents too), and in `report` the comparison report, or
+/// the two extents where those differ.
+template <class Actual, class Expected>
+bool bit_equal_report(const Actual& actual, const Expected& expected, const compare_options& options,
+                      const operator_desc* op, std::string& report) {
+    const auto e = const_view(expected);
+    const auto a = const_view(actual);
+    static_assert(std::is_same_v<decltype(e), decltype(a)>,
+                  "dmlref's matchers compare tensors of one element type and rank");
+    if (e.extents() != a.extents()) {
+        report = fmt::format("has extents {{{}}}; the expected tensor has {{{}}}", fmt::join(a.extents(), ", "),
+                             fmt::join(e.extents(), ", "));
+        return false;
+    }
+    const compare_report r = compare(e, a, options, op);
+    report = r.to_string();
+    return r.equal();
+}
+
+/// The same for packed row-major bytes of `sizes` elements of `type`; a buffer of the wrong length
+/// is a mismatch whose report says why.
+inline bool bit_equal_report(data_type type, const std::vector<std::uint32_t>& sizes, std::span<const std::byte> expected,
+                             std::span<const std::byte> actual, const compare_options& options, const operator_desc* op,
+                             std::string& report) {
+    try {
+        const compare_report r = compare(type, sizes, expected, actual, options, op);
+        report = r.to_string();
+        return r.equal();
+    } catch (const validation_error& e) {
+        report = e.what();
+        return false;
+    }
+}
+
+} // namespace detail
 
 inline std::string compare_report::to_string() const {
     const std::size_t width = element_size(type);

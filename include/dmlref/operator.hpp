@@ -575,9 +575,11 @@ inline std::array<std::byte, 8> padding_v0_value(data_type type, float value) no
     return bytes;
 }
 
-/// The copy plan of a valid desc (pointers, width and fill set by execute).
-template <class Desc> copy_plan plan_desc(const Desc& d, std::vector<std::ptrdiff_t>& tables) {
-    const layout in = layout_of(d.input_tensor), out = layout_of(d.output_tensor);
+/// The copy plan of a valid desc whose two tensors lie as `in` and `out` say (the desc's own
+/// layouts, or those of arrays of its Sizes laid out otherwise: the Python module's numpy arrays);
+/// pointers and width are left for the caller, the fill value set.
+template <class Desc>
+copy_plan plan_desc(const Desc& d, const layout& in, const layout& out, std::vector<std::ptrdiff_t>& tables) {
     const std::size_t dims = in.rank;
     if constexpr (is_depth_space_v<Desc>) {
         return plan_depth_space(direction_of<Desc>(), in, out, d.block_size, order_of(d));
@@ -601,6 +603,11 @@ template <class Desc> copy_plan plan_desc(const Desc& d, std::vector<std::ptrdif
         }
         return plan;
     }
+}
+
+/// The copy plan of a valid desc over its own layouts.
+template <class Desc> copy_plan plan_desc(const Desc& d, std::vector<std::ptrdiff_t>& tables) {
+    return plan_desc(d, layout_of(d.input_tensor), layout_of(d.output_tensor), tables);
 }
 
 /// The buffer rules: each buffer holds its TotalTensorSizeInBytes, honours the guaranteed

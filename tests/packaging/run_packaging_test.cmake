@@ -1,9 +1,10 @@
 # Runs one packaging test: cmake -DMODE=find_package|add_subdirectory -DDMLREF_SOURCE_DIR=...
 #   -DWORK_DIR=... -DGENERATOR=... [-DMAKE_PROGRAM=...] -DCXX_COMPILER=... [-DPREFIX_PATH=a|b]
 #   [-DTOOLCHAIN_FILE=...] [-DEMULATOR=program|arg] [-DCXX_FLAGS=...] [-DFMT_HEADER_ONLY=ON]
-#   [-DTARGET=dmlref::dmlref|dmlref::compiled] -P this file
+#   [-DTARGET=dmlref::dmlref|dmlref::compiled] [-DCONSUMER=gtest] [-DPREFIX=...] -P this file
 # find_package: configures dmlref alone, installs it (cmake --install) into WORK_DIR/prefix, then
-# builds and runs the consumer against that prefix. The consumer links TARGET (default dmlref::dmlref). add_subdirectory: builds and runs the consumer
+# builds and runs the consumer against that prefix. installed: the same against the install in
+# PREFIX that another packaging test made (find_package's), without installing again. The consumer links TARGET (default dmlref::dmlref). add_subdirectory: builds and runs the consumer
 # that embeds the source tree. Both build as the main build does: its compiler, toolchain file,
 # flags and fmt choice, and the consumer runs through the main build's CMAKE_CROSSCOMPILING_EMULATOR
 # (a cross build cannot run it otherwise).
@@ -58,6 +59,12 @@ if(MODE STREQUAL "find_package")
   endif()
   list(PREPEND prefix_path "${prefix}")
   set(consumer_args "-DCMAKE_PREFIX_PATH=${prefix_path}")
+elseif(MODE STREQUAL "installed")
+  if(NOT EXISTS "${PREFIX}/include/dmlref/dmlref.hpp")
+    message(FATAL_ERROR "[${MODE}] no dmlref installed in '${PREFIX}'")
+  endif()
+  list(PREPEND prefix_path "${PREFIX}")
+  set(consumer_args "-DCMAKE_PREFIX_PATH=${prefix_path}")
 elseif(MODE STREQUAL "add_subdirectory")
   set(consumer_args "-DDMLREF_SOURCE_DIR=${DMLREF_SOURCE_DIR}" "-DCMAKE_PREFIX_PATH=${prefix_path}")
 else()
@@ -69,7 +76,12 @@ if(NOT TARGET)
 endif()
 list(APPEND consumer_args "-DDMLREF_TARGET=${TARGET}")
 
-set(consumer_dir "${CMAKE_CURRENT_LIST_DIR}/${MODE}")
+# The consumer project: the mode's own, or CONSUMER's (gtest: a GoogleTest suite).
+if(CONSUMER)
+  set(consumer_dir "${CMAKE_CURRENT_LIST_DIR}/${CONSUMER}")
+else()
+  set(consumer_dir "${CMAKE_CURRENT_LIST_DIR}/${MODE}")
+endif()
 run(configure-consumer "${CMAKE_COMMAND}" -S "${consumer_dir}" -B "${WORK_DIR}/consumer-build" ${common_args}
     ${consumer_args})
 run(build-consumer "${CMAKE_COMMAND}" --build "${WORK_DIR}/consumer-build" --parallel 2)
