@@ -2,8 +2,6 @@
 #include "directml_parity.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 #include <cstdio>
 #include <fstream>
 #include <map>

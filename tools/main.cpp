@@ -198,13 +198,11 @@ struct run_backend {
     }
 };
 
-/// One model file (or ONNX node-test folder) on `backend`.
-int run_one(const fs::path& model_path, const model::load_options& load, bool quiet, [[maybe_unused]] const std::string& backend,
-            run_backend& runner, bool write_expected) {
+/// One model file (or ONNX node-test folder, which run_command allows only on the CPU) on `runner`.
+int run_one(const fs::path& model_path, const model::load_options& load, bool quiet, run_backend& runner, bool write_expected) {
 #ifdef DMLREF_HAVE_ONNX
     std::error_code error;
     if (fs::is_directory(model_path, error)) { // ONNX node tests
-        if (backend != "cpu") throw usage_error("--backend: ONNX node tests run on the CPU reference");
         return node_test::run_node_tests(model_path, write_expected, quiet, std::cout, signals::on_temporary);
     }
 #endif
@@ -235,7 +233,7 @@ int run_command(const std::vector<std::string>& models, const model::load_option
         runner.known_hits.clear();
     };
     if (models.size() == 1) {
-        const int status = run_one(models.front(), load, quiet, backend, runner, write_expected);
+        const int status = run_one(models.front(), load, quiet, runner, write_expected);
         report_known(models.front());
         return status;
     }
@@ -244,7 +242,7 @@ int run_command(const std::vector<std::string>& models, const model::load_option
     for (const std::string& path : models) {
         int one = 0;
         try {
-            one = run_one(path, load, quiet, backend, runner, write_expected);
+            one = run_one(path, load, quiet, runner, write_expected);
             report_known(path);
         } catch (const usage_error&) {
             throw;
