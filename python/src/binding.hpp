@@ -23,7 +23,9 @@ namespace py = pybind11;
 /// A numpy array bound to one side of an operator: its data type, element 0 and its layout in
 /// elements. `array` keeps it alive.
 struct bound_array {
-    py::array array;
+    /// Null until bound (pybind11's default py::array would allocate an empty numpy array: two of
+    /// those were a fifth of a small call's time).
+    py::array array = py::reinterpret_steal<py::array>(py::handle());
     data_type type = data_type::unknown;
     bool swapped = false; ///< its bytes are in the other byte order than this machine's
     std::byte* data = nullptr;
