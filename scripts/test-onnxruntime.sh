@@ -19,23 +19,22 @@ root=$PWD
 build=${BUILD_DIR:-build-ort}
 count=${ORT_COUNT:-9000}
 seed=${ORT_SEED:-1}
-ort_version=1.30.0
 start=$SECONDS
 step() { echo "-- [$((SECONDS - start)) s] $*"; }
 
 bash scripts/install-deps.sh onnx
 
-mkdir -p "$build/ort"
-export npm_config_cache="$root/$build/npm-cache" npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
-installed=$(node -p "try { require('./$build/ort/node_modules/onnxruntime-node/package.json').version } catch { '' }" 2>/dev/null || true)
-if [[ "$installed" != "$ort_version" ]]; then
-  if ! timeout 30 npm view "onnxruntime-node@$ort_version" version --fetch-retries=0 > /dev/null 2>&1; then
-    echo "skipped: npm's registry cannot be reached (npm view onnxruntime-node@$ort_version failed or timed out), so ONNX Runtime cannot be installed; nothing was checked"
-    exit 0
-  fi
-  step "installing onnxruntime-node $ort_version into $build/ort (npm ci, --ignore-scripts)"
-  cp tests/onnx/package.json tests/onnx/package-lock.json "$build/ort/"
-  (cd "$build/ort" && npm ci --ignore-scripts --no-progress --loglevel=error)
+set +e
+mkdir -p "$build"
+bash scripts/ort-install.sh "$build/ort" 2> "$build/ort-install.err"
+status=$?
+set -e
+if [[ $status == 3 ]]; then
+  echo "skipped: $(cat "$build/ort-install.err"); nothing was checked"
+  exit 0
+elif [[ $status != 0 ]]; then
+  cat "$build/ort-install.err" >&2
+  exit "$status"
 fi
 
 step "building the tool (Release, $build)"
