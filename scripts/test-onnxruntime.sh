@@ -10,7 +10,8 @@
 # Last, a planted difference (one element of one output_0.pb changed) must make the check fail,
 # naming the case and printing dmlref's compare report.
 # Without the registry (and no earlier install) it prints "skipped: ..." and exits 0.
-# Environment: BUILD_DIR (build-ort), ORT_COUNT (cases drawn, 9000: about 3,500 have an
+# Environment: BUILD_DIR (build-ort: ONNX Runtime, the cases, the reports, and the tool unless
+# DMLREF_TOOL names one built already, as CI does with the test stage's), ORT_COUNT (cases drawn, 9000: about 3,500 have an
 # exact ONNX form and are exported, and ONNX Runtime loads and runs about 2,200 of those), ORT_SEED (1); ORT_SUITE=DIR checks
 # the node tests already in DIR instead of exporting.
 set -euo pipefail
@@ -37,10 +38,15 @@ elif [[ $status != 0 ]]; then
   exit "$status"
 fi
 
-step "building the tool (Release, $build)"
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDMLREF_BUILD_TESTS=OFF -DDMLREF_BUILD_EXAMPLES=OFF > /dev/null
-cmake --build "$build" --target dmlref_cli -j "$(nproc)"
-dmlref=$root/$build/bin/dmlref
+if [[ -n "${DMLREF_TOOL:-}" ]]; then
+  dmlref=$(realpath "$DMLREF_TOOL")
+  step "the tool: $dmlref (built already)"
+else
+  step "building the tool (Release, $build)"
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDMLREF_BUILD_TESTS=OFF -DDMLREF_BUILD_EXAMPLES=OFF > /dev/null
+  cmake --build "$build" --target dmlref_cli -j "$(nproc)"
+  dmlref=$root/$build/bin/dmlref
+fi
 help=$("$dmlref" vectors --help) # into a variable: grep -q closing a pipe early fails it under pipefail
 if [[ -z "${ORT_SUITE:-}" && "$help" != *--format* ]]; then
   echo "FAILED: $dmlref has no 'vectors --format onnx|both' (was it built without ONNX support? see docs/onnx.md)" >&2
