@@ -111,8 +111,9 @@ DMLREF_FUNC copy_plan plan_depth_space(depth_space_direction direction, const la
     copy_plan plan;
     plan.rank = 6;
     const bool dcr = order == depth_space_order::depth_column_row;
-    auto axis = [](std::ptrdiff_t extent, std::ptrdiff_t out_stride, std::ptrdiff_t in_step) {
-        return axis_plan::affine(extent, out_stride, 0, in_step);
+    std::size_t next = 0; // the axes are written in place, outermost first
+    auto axis = [&](std::ptrdiff_t extent, std::ptrdiff_t out_stride, std::ptrdiff_t in_step) {
+        set_affine(plan.axes[next++], extent, out_stride, 0, in_step);
     };
     const auto& [n_in, c_in, h_in, w_in] = std::array{in.strides[0], in.strides[1], in.strides[2], in.strides[3]};
     const auto& [n_out, c_out, h_out, w_out] =
@@ -123,17 +124,27 @@ DMLREF_FUNC copy_plan plan_depth_space(depth_space_direction direction, const la
         const std::ptrdiff_t c_step = dcr ? c_in : b * b * c_in;
         const std::ptrdiff_t bh_step = dcr ? b * channels * c_in : b * c_in;
         const std::ptrdiff_t bw_step = dcr ? channels * c_in : c_in;
-        plan.axes = {axis(out.extents[0], n_out, n_in),     axis(channels, c_out, c_step),
-                     axis(in.extents[2], b * h_out, h_in),  axis(b, h_out, bh_step),
-                     axis(in.extents[3], b * w_out, w_in),  axis(b, w_out, bw_step)};
+        axis(out.extents[0], n_out, n_in);
+        axis(channels, c_out, c_step);
+        axis(in.extents[2], b * h_out, h_in);
+        axis(b, h_out, bh_step);
+        axis(in.extents[3], b * w_out, w_in);
+        axis(b, w_out, bw_step);
     } else {
         // Output (n, cd, h, w) with cd split into (bh, bw, c) for DCR or (c, bh, bw) for CRD.
         const std::ptrdiff_t channels = in.extents[1];
-        const auto first = dcr ? axis(b, b * channels * c_out, h_in) : axis(channels, b * b * c_out, c_in);
-        const auto second = dcr ? axis(b, channels * c_out, w_in) : axis(b, b * c_out, h_in);
-        const auto third = dcr ? axis(channels, c_out, c_in) : axis(b, c_out, w_in);
-        plan.axes = {axis(out.extents[0], n_out, n_in), first, second, third,
-                     axis(out.extents[2], h_out, b * h_in), axis(out.extents[3], w_out, b * w_in)};
+        axis(out.extents[0], n_out, n_in);
+        if (dcr) {
+            axis(b, b * channels * c_out, h_in);
+            axis(b, channels * c_out, w_in);
+            axis(channels, c_out, c_in);
+        } else {
+            axis(channels, b * b * c_out, c_in);
+            axis(b, b * c_out, h_in);
+            axis(b, c_out, w_in);
+        }
+        axis(out.extents[2], h_out, b * h_in);
+        axis(out.extents[3], w_out, b * w_in);
     }
     return plan;
 }

@@ -85,8 +85,8 @@ DMLREF_FUNC copy_plan plan_slice1(const layout& in, const layout& out, std::span
     plan.rank = out.rank;
     for (std::size_t i = 0; i < out.rank; ++i) {
         const std::ptrdiff_t copy_start = offsets[i] + (strides[i] < 0 ? sizes[i] - 1 : 0);
-        plan.axes[i] = axis_plan::affine(out.extents[i], out.strides[i], copy_start * in.strides[i],
-                                         slice1_step(out.extents[i], strides[i], in.strides[i]));
+        set_affine(plan.axes[i], out.extents[i], out.strides[i], copy_start * in.strides[i],
+                   slice1_step(out.extents[i], strides[i], in.strides[i]));
     }
     return plan;
 }
