@@ -2,6 +2,7 @@
 // field off Windows too: the layouts are pinned by abi.hpp's static_asserts, the values here.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstring>
 
 #include <dmlref/directml/translate.hpp>
@@ -86,4 +87,25 @@ TEST_CASE("directml translate: what DirectML's structs cannot carry is refused b
     s.strides = {1, 1};
     s.input_tensor.strides = std::vector<std::uint32_t>{4, 1, 1};
     CHECK_THROWS_WITH(directml::translated(s), Catch::Contains("InputTensor.Strides has 3 entries and Sizes 2"));
+}
+
+TEST_CASE("directml translate: ELEMENT_WISE_IDENTITY, with ScaleBias null or carried as given") {
+    element_wise_identity_desc e{make_buffer_tensor_desc(data_type::float16, {2, 3}, std::vector<std::uint32_t>{0, 1}),
+                                 make_buffer_tensor_desc(data_type::float16, {2, 3}), std::nullopt};
+    {
+        const directml::translated t(e);
+        CHECK(t.op().Type == 1);
+        const auto& d = *static_cast<const abi::element_wise_identity_operator_desc*>(t.op().Desc);
+        CHECK(d.ScaleBias == nullptr);
+        const auto& in = buffer_of(d.InputTensor);
+        REQUIRE(in.Strides != nullptr);
+        CHECK(in.Strides[0] == 0);
+        CHECK(buffer_of(d.OutputTensor).Strides == nullptr);
+    }
+    e.scale_bias = scale_bias{2.0f, -0.0f};
+    const directml::translated t(e);
+    const auto& d = *static_cast<const abi::element_wise_identity_operator_desc*>(t.op().Desc);
+    REQUIRE(d.ScaleBias != nullptr);
+    CHECK(d.ScaleBias->Scale == 2.0f);
+    CHECK(std::signbit(d.ScaleBias->Bias));
 }

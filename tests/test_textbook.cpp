@@ -164,14 +164,14 @@ std::uint64_t offset_of(const std::vector<std::uint32_t>& c, const std::vector<s
 
 } // namespace
 
-TEST_CASE("textbook: source_of names the element execute and the engine write, on 2,400 random descs of every "
+TEST_CASE("textbook: source_of names the element execute and the engine write, on 2,700 random descs of every "
           "operator and mode",
           "[textbook][property]") {
     rng_t rng(0x5eed'7e47'b00c'0001ull);
-    std::array<int, 8> per_op{};
+    std::array<int, operator_count> per_op{};
     std::array<int, 5> per_mode{};
     int folded = 0, negative = 0, constants = 0;
-    for (std::size_t k = 0; k < 2400; ++k) {
+    for (std::size_t k = 0; k < 300 * operator_count; ++k) {
         const operator_desc desc = on_uint32(random_desc(rng, k));
         const auto& in = input_of(desc);
         const auto& out = output_of(desc);
@@ -206,7 +206,7 @@ TEST_CASE("textbook: source_of names the element execute and the engine write, o
         }
         CHECK(wrong == 0);
 
-        ++per_op[k % 8];
+        ++per_op[k % operator_count];
         std::visit(
             [&](const auto& x) {
                 if constexpr (requires { x.padding_mode; }) {

@@ -362,6 +362,18 @@ operator_desc operator_desc_field(operator_type type, const json& d, const at& w
         dimension_count(d, where, p.start_padding.size(), "StartPadding");
         return p;
     }
+    case operator_type::element_wise_identity: {
+        only_keys(d, where, {"InputTensor", "OutputTensor", "ScaleBias"});
+        element_wise_identity_desc e{in(), out(), std::nullopt};
+        if (const json* v = find(d, "ScaleBias")) { // DxDispatch: {"Scale": 2, "Bias": 10}, both required
+            const at w = where / "ScaleBias";
+            object(*v, w);
+            only_keys(*v, w, {"Scale", "Bias"});
+            e.scale_bias = dmlref::scale_bias{static_cast<float>(floating(require(*v, w, "Scale"), w / "Scale")),
+                                      static_cast<float>(floating(require(*v, w, "Bias"), w / "Bias"))};
+        }
+        return e;
+    }
     }
     where.fail("unknown operator");
 }
@@ -374,7 +386,8 @@ operator_desc dispatchable_field(const json& value, const at& where) {
     const auto op = parse_operator_type(type);
     if (!op)
         (where / "type").fail(fmt::format("'{}' is not supported by dmlref (it runs DML_OPERATOR_DEPTH_TO_SPACE, "
-                                          "DEPTH_TO_SPACE1, SPACE_TO_DEPTH, SPACE_TO_DEPTH1, SLICE, SLICE1, PADDING, PADDING1)",
+                                          "DEPTH_TO_SPACE1, SPACE_TO_DEPTH, SPACE_TO_DEPTH1, SLICE, SLICE1, PADDING, PADDING1, "
+                                          "ELEMENT_WISE_IDENTITY)",
                                           type));
     const at wdesc = where / "desc";
     return operator_desc_field(*op, object(require(value, where, "desc"), wdesc), wdesc);
@@ -1239,6 +1252,9 @@ json desc_json(const operator_desc& desc) {
                 j["StartPadding"] = d.start_padding;
                 j["EndPadding"] = d.end_padding;
             }
+            if constexpr (std::is_same_v<D, element_wise_identity_desc>)
+                if (d.scale_bias)
+                    j["ScaleBias"] = {{"Scale", float_json(d.scale_bias->scale)}, {"Bias", float_json(d.scale_bias->bias)}};
             return j;
         },
         desc);

@@ -20,6 +20,7 @@
 //   DEPTH_TO_SPACE1 COLUMN_ROW_DEPTH                 -> DepthToSpace-11 mode "CRD".
 //   SPACE_TO_DEPTH, SPACE_TO_DEPTH1 DEPTH_COLUMN_ROW -> SpaceToDepth-1. COLUMN_ROW_DEPTH: no
 //                         released opset (SpaceToDepth has no mode before opset 28): left out.
+//   ELEMENT_WISE_IDENTITY (no ScaleBias) -> Identity-1 (all eleven types), packed inputs only.
 // Input layouts: a strided or broadcast InputTensor decides which buffer elements the operator
 // reads, which a node test (a packed tensor per input) cannot say: left out. Output strides only
 // place the results in memory: those cases are exported with the packed logical output.
@@ -176,6 +177,12 @@ std::variant<node_plan, std::string> plan_of(const operator_desc& desc) {
             } else if constexpr (std::is_same_v<D, slice1_desc>) {
                 return plan_slice(d.input_tensor, d.output_tensor, d.input_window_offsets, d.input_window_sizes,
                                   d.input_window_strides);
+            } else if constexpr (std::is_same_v<D, element_wise_identity_desc>) {
+                // The packed input's copy. (A permuted or broadcast input is a Transpose or an
+                // Expand of the buffer's elements, which the node test's packed input cannot
+                // carry: left out below with the other strided inputs.)
+                if (d.scale_bias) return std::string("ELEMENT_WISE_IDENTITY with a ScaleBias (arithmetic, not data movement)");
+                return make_plan("Identity", "input", 1);
             } else if constexpr (std::is_same_v<D, slice_desc>) {
                 std::vector<std::int32_t> strides(d.strides.begin(), d.strides.end());
                 std::vector<std::uint32_t> windows(d.sizes.size());

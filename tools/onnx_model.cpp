@@ -1,5 +1,5 @@
-// ONNX node tests read back: a one-node model of Pad, Slice, DepthToSpace or SpaceToDepth mapped to
-// the DirectML desc of the same meaning (PADDING1, SLICE1, DEPTH_TO_SPACE1, SPACE_TO_DEPTH1 on
+// ONNX node tests read back: a one-node model of Pad, Slice, DepthToSpace, SpaceToDepth or Identity mapped to
+// the DirectML desc of the same meaning (PADDING1, SLICE1, DEPTH_TO_SPACE1, SPACE_TO_DEPTH1, ELEMENT_WISE_IDENTITY on
 // packed tensors), run on the reference and compared with the data set's output.
 #include <algorithm>
 #include <iostream>
@@ -286,6 +286,12 @@ operator_desc map_depth_space(const node_context& node, const onnx::NodeProto& n
                                 block, order};
 }
 
+operator_desc map_identity(const node_context& node, const onnx::NodeProto& n, const npy::array& data) {
+    only_attributes(node, n, {});
+    const auto sizes = dml_sizes(node, data, 1, 8);
+    return element_wise_identity_desc{packed(data.type, sizes), packed(data.type, sizes), std::nullopt};
+}
+
 bool has_model(const fs::path& folder) {
     std::error_code error;
     return fs::is_regular_file(folder / "model.onnx", error);
@@ -317,7 +323,7 @@ loaded_test load_node_test(const fs::path& model_path) {
     if (opset < 0) throw validation_error(fmt::format("{}: imports no opset of the default domain", model_path.string()));
     const auto& g = m.graph();
     if (g.node_size() != 1)
-        throw validation_error(fmt::format("{}: the graph has {} nodes; one node of Pad, Slice, DepthToSpace or SpaceToDepth is mapped",
+        throw validation_error(fmt::format("{}: the graph has {} nodes; one node of Pad, Slice, DepthToSpace, SpaceToDepth or Identity is mapped",
                                            model_path.string(), g.node_size()));
     const onnx::NodeProto& n = g.node(0);
     const node_context node{fmt::format("{}: node 0 ({})", model_path.string(), n.op_type())};
@@ -356,7 +362,8 @@ loaded_test load_node_test(const fs::path& model_path) {
     else if (n.op_type() == "Slice") test.desc = map_slice(node, n, opset, data, inputs);
     else if (n.op_type() == "DepthToSpace") test.desc = map_depth_space(node, n, data, true);
     else if (n.op_type() == "SpaceToDepth") test.desc = map_depth_space(node, n, data, false);
-    else node.fail("the operator has no DirectML data-movement form here (Pad, Slice, DepthToSpace and SpaceToDepth do)");
+    else if (n.op_type() == "Identity") test.desc = map_identity(node, n, data);
+    else node.fail("the operator has no DirectML data-movement form here (Pad, Slice, DepthToSpace, SpaceToDepth and Identity do)");
     if (auto why = dmlref::validate(test.desc)) node.fail(fmt::format("the DirectML desc it maps to is invalid: {}", *why));
 
     std::error_code error;

@@ -70,7 +70,7 @@ inline constexpr std::uint64_t huge_bytes = 64ull << 20;
 inline constexpr operator_type all_ops[] = {
     operator_type::depth_to_space,  operator_type::depth_to_space1, operator_type::space_to_depth,
     operator_type::space_to_depth1, operator_type::slice,           operator_type::slice1,
-    operator_type::padding,         operator_type::padding1};
+    operator_type::padding,         operator_type::padding1,        operator_type::element_wise_identity};
 
 constexpr bool is_depth_space(operator_type op) noexcept {
     return op == operator_type::depth_to_space || op == operator_type::depth_to_space1 ||
@@ -88,6 +88,7 @@ constexpr bool is_slice_op(operator_type op) noexcept {
 constexpr bool is_padding_op(operator_type op) noexcept {
     return op == operator_type::padding || op == operator_type::padding1;
 }
+constexpr bool is_identity(operator_type op) noexcept { return op == operator_type::element_wise_identity; }
 
 /// A uniform index below `count` (count > 0).
 inline std::size_t pick_index(rng_t& rng, std::size_t count) {
@@ -165,6 +166,7 @@ inline operator_desc realize(const recipe& r) {
         return slice1_desc{in, out, r.offsets, r.sizes, strides};
     }
     case operator_type::padding: return padding_desc{in, out, r.mode, r.value, r.start, r.end};
+    case operator_type::element_wise_identity: return element_wise_identity_desc{in, out, std::nullopt};
     case operator_type::padding1: break;
     }
     return padding1_desc{in, out, r.mode, r.type, r.value1, r.start, r.end};
@@ -237,6 +239,12 @@ inline recipe random_recipe(rng_t& rng, operator_type op, data_type type, std::s
         for (std::size_t k = 0; k < dims; ++k) random_window(rng, r, k, r.in[k]);
         return r;
     }
+    if (is_identity(op)) { // no parameters: the output has the input's sizes (no pads)
+        const std::size_t dims = rank ? rank : pick(rng, 1, 8);
+        r.in = random_cases::random_sizes(rng, dims);
+        r.resize(dims);
+        return r;
+    }
     for (;;) {
         const std::size_t dims = rank ? rank : pick(rng, 1, 8);
         r.in = random_cases::random_sizes(rng, dims);
@@ -262,6 +270,7 @@ inline recipe neutral_recipe(rng_t& rng, operator_type op, data_type type, std::
     if (has_order(op)) r.order = static_cast<depth_space_order>(pick(rng, 0, 1));
     if (is_depth_space(op)) return r;
     r.resize(r.in.size());
+    if (is_identity(op)) return r;
     if (is_slice_op(op)) {
         for (std::size_t k = 0; k < r.in.size(); ++k) {
             if (full) set_window(r, k, 0, r.in[k], op == operator_type::slice1 && chance(rng, 50) ? -1 : 1);
@@ -923,7 +932,7 @@ inline void add_tensor_classes(class_table& t) {
                 const std::size_t rank = rank_from(rng, op, 2);
                 const auto [i, j] = two_axes(rng, rank);
                 const data_type type = random_type_of_width(rng, g.widths);
-                if (is_slice_op(op))
+                if (is_slice_op(op) || is_identity(op))
                     return valid(realize(neutral_recipe(rng, op, type, two_axis_sizes(rank, i, g.a, j, g.b), 1, true)));
                 recipe r = neutral_recipe(rng, op, type, two_axis_sizes(rank, i, g.a, j, g.b - 2), 1, false);
                 r.start[j] = r.end[j] = 1;
@@ -1578,7 +1587,7 @@ inline void add_padding_classes(class_table& t) {
 // expressible: one DimensionCount), all one more or one less (DimensionCount off by one), and 9
 // dimensions everywhere.
 inline void add_array_classes(class_table& t) {
-    const auto has_arrays = [](operator_type op) { return !is_depth_space(op); };
+    const auto has_arrays = [](operator_type op) { return !array_names(op).empty(); };
     for (const std::string array : {"Offsets", "Sizes", "Strides", "InputWindowOffsets", "InputWindowSizes",
                                     "InputWindowStrides", "StartPadding", "EndPadding"})
         for (const bool more : {true, false}) {
@@ -1621,6 +1630,45 @@ inline void add_array_classes(class_table& t) {
     });
 }
 
+// ELEMENT_WISE_IDENTITY: the layouts it exists for (transposes, broadcasts, layout changes), and
+// ScaleBias, which DirectML accepts and dmlref refuses (it computes: tests/directml/known-divergences.json).
+inline void add_identity_classes(class_table& t) {
+    const auto identity = [](operator_type op) { return is_identity(op); };
+    add(t.valid, "valid: InputTensor with permuted strides (a transpose)", identity, [](rng_t& rng, operator_type op) {
+        const recipe r = random_recipe(rng, op, random_type(rng), pick(rng, 2, 8));
+        operator_desc d = realize(r);
+        input_ref(d) = with_strides(rng, input_ref(d), 3);
+        return valid(d);
+    });
+    add(t.valid, "valid: InputTensor.Strides all 0 (one element broadcast)", identity, [](rng_t& rng, operator_type op) {
+        operator_desc d = base_of(rng, random_recipe(rng, op, random_type(rng)), layout::packed, layout::random);
+        auto& in = input_ref(d);
+        in.strides = std::vector<std::uint32_t>(in.sizes.size(), 0);
+        in.total_tensor_size_in_bytes = calc_buffer_tensor_size(in);
+        return valid(d);
+    });
+    add(t.valid, "valid: NCHW input to an NHWC output (output strides {HWC, 1, WC, C})", identity,
+        [](rng_t& rng, operator_type op) {
+            recipe r = random_recipe(rng, op, random_type(rng), 4);
+            operator_desc d = base_of(rng, r, layout::random, layout::packed);
+            auto& out = output_ref(d);
+            const auto& s = out.sizes; // N, C, H, W
+            out.strides = std::vector<std::uint32_t>{s[1] * s[2] * s[3], 1, s[3] * s[1], s[1]};
+            out.total_tensor_size_in_bytes = calc_buffer_tensor_size(out);
+            return valid(d);
+        });
+    add(t.invalid, "ScaleBias: set (arithmetic; dmlref refuses it)", identity, [](rng_t& rng, operator_type op) {
+        built b = change(random_base(rng, op, random_type(rng)), "ScaleBias");
+        auto& d = std::get<element_wise_identity_desc>(b.desc);
+        const float values[] = {1.0f, 0.0f, 2.0f, 10.0f, -1.0f};
+        const float scale = values[pick_index(rng, std::size(values))];
+        const float bias = values[pick_index(rng, std::size(values))];
+        d.scale_bias = scale_bias{scale, bias};
+        b.detail = fmt::format("null -> {{Scale: {}, Bias: {}}}", scale, bias);
+        return b;
+    });
+}
+
 inline const class_table& classes() {
     static const class_table table = [] {
         class_table t;
@@ -1630,6 +1678,7 @@ inline const class_table& classes() {
         add_slice_classes(t);
         add_padding_classes(t);
         add_array_classes(t);
+        add_identity_classes(t);
         return t;
     }();
     return table;
@@ -1684,7 +1733,7 @@ inline parity_case boundary_case(std::uint64_t seed, std::uint64_t index) {
 /// outputs (random_cases' descs); deterministic for (seed, index) alone.
 inline parity_case valid_case(std::uint64_t seed, std::uint64_t index) {
     detail::rng_t rng(detail::mix(seed, index, 2));
-    operator_desc d = random_cases::random_desc(rng, static_cast<std::size_t>(index % 8));
+    operator_desc d = random_cases::random_desc(rng, static_cast<std::size_t>(index % random_cases::operator_count));
     const bool big = detail::huge(d);
     return parity_case{std::move(d), "valid", {}, true, big};
 }

@@ -160,11 +160,26 @@ inline operator_desc random_padding(rng_t& rng, bool v1, data_type type) {
     }
 }
 
-/// Cycles through the eight operators so that every one gets an equal share.
+/// ELEMENT_WISE_IDENTITY over random sizes: the input strided, permuted (a transpose) or broadcast
+/// (zero strides), the output packed or strided; never a ScaleBias.
+inline operator_desc random_identity(rng_t& rng, data_type type) {
+    const std::size_t rank = pick(rng, 1, 8);
+    const auto sizes = random_sizes(rng, rank);
+    const auto in = random_tensor(rng, type, sizes, true);
+    const auto out = random_tensor(rng, type, sizes, false);
+    return element_wise_identity_desc{in, out, std::nullopt};
+}
+
+/// How many operators random_desc cycles through.
+inline constexpr std::size_t operator_count = 9;
+
+/// Cycles through the operators so that every one gets an equal share: index 0-7 the first eight
+/// (depth/space, slice, padding), 8 ELEMENT_WISE_IDENTITY.
 inline operator_desc random_desc(rng_t& rng, std::size_t index) {
     const data_type type = random_type(rng);
-    switch (index % 8) {
-    case 0: case 1: case 2: case 3: return random_depth_space(rng, static_cast<int>(index % 8), type);
+    switch (index % operator_count) {
+    case 8: return random_identity(rng, type);
+    case 0: case 1: case 2: case 3: return random_depth_space(rng, static_cast<int>(index % operator_count), type);
     case 4: return random_slice(rng, false, type);
     case 5: return random_slice(rng, true, type);
     case 6: return random_padding(rng, false, type);

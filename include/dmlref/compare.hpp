@@ -138,6 +138,15 @@ private:
             low_name_ = "first window step on axis {}";
             high_name_ = "last window step on axis {}";
             interior_ = "window interior";
+        } else if constexpr (std::is_same_v<D, element_wise_identity_desc>) {
+            // The first and last coordinate of each axis: where a wrong stride or extent shows first.
+            for (std::uint32_t s : d.output_tensor.sizes) {
+                low_.push_back(s > 1 ? 1 : 0);
+                high_.push_back(s > 1 ? s - 1 : s);
+            }
+            low_name_ = "first coordinate of axis {}";
+            high_name_ = "last coordinate of axis {}";
+            interior_ = "interior";
         } else {
             kind_ = direction_of<D>() == depth_space_direction::depth_to_space ? kind::spatial_block : kind::channel_block;
             block_ = d.block_size;

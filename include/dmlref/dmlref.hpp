@@ -1,6 +1,6 @@
 #pragma once
 /// \file dmlref.hpp
-/// The CPU library: types, tensor descs, strided views, the eight operators over views and over
+/// The CPU library: types, tensor descs, strided views, the operators over views and over
 /// DirectML descs. The verification helpers (compare.hpp, format.hpp, npy.hpp, catch2.hpp) and the
 /// D3D12 backend are separate, opt-in headers.
 
@@ -8,6 +8,7 @@
 #include "error.hpp"            // IWYU pragma: export
 #include "operator.hpp"         // IWYU pragma: export
 #include "ops/depth_space.hpp"  // IWYU pragma: export
+#include "ops/identity.hpp"     // IWYU pragma: export
 #include "ops/padding.hpp"      // IWYU pragma: export
 #include "ops/slice.hpp"        // IWYU pragma: export
 #include "strided_view.hpp"     // IWYU pragma: export

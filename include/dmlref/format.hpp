@@ -162,6 +162,9 @@ inline std::string to_string(const operator_desc& desc) {
                 text += fmt::format(", InputWindowOffsets: {{{}}}, InputWindowSizes: {{{}}}, InputWindowStrides: {{{}}}",
                                     fmt::join(d.input_window_offsets, ", "), fmt::join(d.input_window_sizes, ", "),
                                     fmt::join(d.input_window_strides, ", "));
+            if constexpr (std::is_same_v<D, element_wise_identity_desc>)
+                if (d.scale_bias)
+                    text += fmt::format(", ScaleBias: {{Scale: {}, Bias: {}}}", d.scale_bias->scale, d.scale_bias->bias);
             if constexpr (requires { d.padding_mode; }) {
                 text += fmt::format(", PaddingMode: {}", to_string(d.padding_mode));
                 if constexpr (std::is_same_v<D, padding_desc>) {
@@ -190,7 +193,8 @@ template <class T>
 concept desc_struct = std::is_same_v<T, depth_to_space_desc> || std::is_same_v<T, depth_to_space1_desc> ||
                       std::is_same_v<T, space_to_depth_desc> || std::is_same_v<T, space_to_depth1_desc> ||
                       std::is_same_v<T, slice_desc> || std::is_same_v<T, slice1_desc> ||
-                      std::is_same_v<T, padding_desc> || std::is_same_v<T, padding1_desc>;
+                      std::is_same_v<T, padding_desc> || std::is_same_v<T, padding1_desc> ||
+                      std::is_same_v<T, element_wise_identity_desc>;
 } // namespace detail
 
 } // namespace dmlref
@@ -207,7 +211,7 @@ struct fmt::formatter<Enum> : fmt::formatter<fmt::string_view> {
     }
 };
 
-/// Tensor descs and operator descs (any of the eight structs or the variant), with DirectML's names.
+/// Tensor descs and operator descs (any of the desc structs or the variant), with DirectML's names.
 template <class T>
     requires(std::is_same_v<T, dmlref::buffer_tensor_desc> || std::is_same_v<T, dmlref::operator_desc> ||
              dmlref::detail::desc_struct<T>)

@@ -25,6 +25,7 @@
 #include "data_type.hpp"
 #include "error.hpp"
 #include "ops/depth_space.hpp"
+#include "ops/identity.hpp"
 #include "ops/padding.hpp"
 #include "ops/slice.hpp"
 #include "tensor_desc.hpp"
@@ -33,6 +34,7 @@ namespace dmlref {
 
 /// DML_OPERATOR_TYPE values of the operators dmlref implements.
 enum class operator_type : std::uint32_t {
+    element_wise_identity = 1,
     slice = 60,
     padding = 64,
     space_to_depth = 68,
@@ -144,9 +146,27 @@ struct padding1_desc {
     std::vector<std::uint32_t> end_padding;
 };
 
-/// Any of the eight operator descs.
+/// DML_SCALE_BIAS: g(x) = x * Scale + Bias.
+struct scale_bias {
+    float scale = 1.0f;
+    float bias = 0.0f;
+    friend bool operator==(const scale_bias&, const scale_bias&) = default;
+};
+
+/// DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC. dmlref moves data: a desc with a ScaleBias (arithmetic)
+/// is refused by validate(); the field exists so that such a desc can be read, shown and sent to
+/// DirectML as it is.
+struct element_wise_identity_desc {
+    static constexpr operator_type type = operator_type::element_wise_identity;
+    buffer_tensor_desc input_tensor;
+    buffer_tensor_desc output_tensor;
+    std::optional<dmlref::scale_bias> scale_bias;
+};
+
+/// Any of the operator descs.
 using operator_desc = std::variant<depth_to_space_desc, depth_to_space1_desc, space_to_depth_desc,
-                                   space_to_depth1_desc, slice_desc, slice1_desc, padding_desc, padding1_desc>;
+                                   space_to_depth1_desc, slice_desc, slice1_desc, padding_desc, padding1_desc,
+                                   element_wise_identity_desc>;
 
 /// The DML_OPERATOR_TYPE of a desc.
 inline operator_type type_of(const operator_desc& desc) noexcept {
@@ -164,6 +184,7 @@ constexpr std::string_view to_string(operator_type type) noexcept {
     case operator_type::depth_to_space1: return "DEPTH_TO_SPACE1";
     case operator_type::space_to_depth1: return "SPACE_TO_DEPTH1";
     case operator_type::padding1: return "PADDING1";
+    case operator_type::element_wise_identity: return "ELEMENT_WISE_IDENTITY";
     }
     return "UNKNOWN";
 }
@@ -203,7 +224,8 @@ constexpr std::optional<operator_type> parse_operator_type(std::string_view text
     text = strip_prefix(text, "DML_OPERATOR_");
     for (operator_type t : {operator_type::slice, operator_type::padding, operator_type::space_to_depth,
                             operator_type::depth_to_space, operator_type::slice1, operator_type::depth_to_space1,
-                            operator_type::space_to_depth1, operator_type::padding1})
+                            operator_type::space_to_depth1, operator_type::padding1,
+                            operator_type::element_wise_identity})
         if (to_string(t) == text) return t;
     return std::nullopt;
 }
@@ -243,6 +265,8 @@ constexpr std::pair<std::uint32_t, std::uint32_t> dimension_count_range(operator
     case operator_type::slice1: return level >= feature_level::fl_3_0 ? std::pair{1u, 8u} : std::pair{4u, 5u};
     case operator_type::padding: return level >= feature_level::fl_3_1 ? std::pair{1u, 8u} : std::pair{4u, 5u};
     case operator_type::padding1: return {1u, 8u};
+    case operator_type::element_wise_identity:
+        return level >= feature_level::fl_3_0 ? std::pair{1u, 8u} : std::pair{4u, 5u};
     default: return {4u, 4u}; // the four depth/space operators
     }
 }
@@ -259,6 +283,9 @@ constexpr bool supports_data_type(operator_type op, feature_level level, data_ty
         return !is_8_bit || level >= feature_level::fl_2_1;
     case operator_type::slice1: return !is_64_bit || level >= feature_level::fl_4_1;
     case operator_type::padding1: return true;
+    case operator_type::element_wise_identity:
+        if (is_64_bit) return level >= feature_level::fl_4_1;
+        return is_float || level >= feature_level::fl_2_1;
     default: // PADDING and the depth/space operators
         if (is_64_bit) return level >= feature_level::fl_5_0;
         return is_float || level >= feature_level::fl_2_1;
@@ -507,8 +534,20 @@ inline std::optional<std::string> check_padding_desc(operator_type type, feature
                          std::span(end).first(dims));
 }
 
+/// ELEMENT_WISE_IDENTITY's rules: DirectML's, then dmlref's own refusal of ScaleBias.
+inline std::optional<std::string> check_identity_desc(const element_wise_identity_desc& d, feature_level level) {
+    if (auto m = check_tensors(element_wise_identity_desc::type, level, d.input_tensor, d.output_tensor)) return m;
+    const std::string_view op = to_string(element_wise_identity_desc::type);
+    if (auto m = check_identity(op, layout_of(d.input_tensor), layout_of(d.output_tensor))) return m;
+    if (d.scale_bias)
+        return detail::message("{}: ScaleBias is set (Out = In * Scale + Bias); dmlref moves data and does not compute "
+                               "scale/bias: pass no ScaleBias (DirectML would accept this desc)",
+                               op);
+    return std::nullopt;
+}
+
 /// Every rule of one desc at one level, without buffers. The rules live in the functions above,
-/// which are not templates, so that the eight desc types share their code.
+/// which are not templates, so that the desc types share their code.
 template <class Desc> std::optional<std::string> check_desc(const Desc& d, feature_level level) {
     if constexpr (is_depth_space_v<Desc>) {
         return check_depth_space_desc(Desc::type, direction_of<Desc>(), level, d.input_tensor, d.output_tensor,
@@ -517,6 +556,8 @@ template <class Desc> std::optional<std::string> check_desc(const Desc& d, featu
         return check_slice1_desc(d, level);
     } else if constexpr (std::is_same_v<Desc, slice_desc>) {
         return check_slice_desc(d, level);
+    } else if constexpr (std::is_same_v<Desc, element_wise_identity_desc>) {
+        return check_identity_desc(d, level);
     } else if constexpr (std::is_same_v<Desc, padding1_desc>) {
         return check_padding_desc(Desc::type, level, d.input_tensor, d.output_tensor, d.padding_mode,
                                   d.padding_value_data_type, d.start_padding, d.end_padding);
@@ -588,6 +629,10 @@ copy_plan plan_desc(const Desc& d, const layout& in, const layout& out, std::vec
                    strides = signed_array(d.input_window_strides);
         return plan_slice1(in, out, std::span(offsets).first(dims), std::span(sizes).first(dims),
                            std::span(strides).first(dims));
+    } else if constexpr (std::is_same_v<Desc, element_wise_identity_desc>) {
+        (void)dims;
+        (void)tables;
+        return plan_identity(in, out);
     } else if constexpr (std::is_same_v<Desc, slice_desc>) {
         const auto offsets = signed_array(d.offsets), window = slice_v0_window(d), strides = signed_array(d.strides);
         return plan_slice1(in, out, std::span(offsets).first(dims), std::span(window).first(dims),

@@ -217,6 +217,9 @@ template <class Desc> bool source_in(const Desc& d, const coordinate& out, coord
         for (std::size_t i = 0; i < rank; ++i)
             in[i] = slice_source(out[i], d.input_window_offsets[i], d.input_window_sizes[i], d.input_window_strides[i]);
         return true;
+    } else if constexpr (std::is_same_v<Desc, element_wise_identity_desc>) { // InputTensor[o]
+        for (std::size_t i = 0; i < rank; ++i) in[i] = out[i];
+        return true;
     } else { // PADDING, PADDING1: separable per axis, the constant if outside on any axis
         bool inside = true;
         for (std::size_t i = 0; i < rank; ++i) {
@@ -412,6 +415,14 @@ void slice(strided_view<const T, Rank> input, strided_view<T, Rank> output, cons
             s[i] = slice_source(o[i], window_offsets[i], window_sizes[i], window_strides[i]);
         detail::copy_bits(output[o], input[s]);
     });
+}
+
+/// dmlref::identity (ELEMENT_WISE_IDENTITY), element by element; the same checks and exceptions.
+template <class T, std::size_t Rank> void identity(strided_view<const T, Rank> input, strided_view<T, Rank> output) {
+    namespace d = dmlref::detail;
+    d::throw_if(d::check_identity("identity", d::layout_of(input), d::layout_of(output)));
+    detail::check_disjoint_views("identity", input, output);
+    detail::for_each_coordinate<Rank>(output.extents(), [&](const index_array<Rank>& o) { detail::copy_bits(output[o], input[o]); });
 }
 
 /// dmlref::pad (PADDING1), element by element; the same checks and exceptions.

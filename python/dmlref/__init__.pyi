@@ -136,9 +136,16 @@ class Padding1Desc(_Desc):
         start_padding: IntSequence, end_padding: IntSequence,
     ) -> None: ...
 
+class ElementWiseIdentityDesc(_Desc):
+    scale_bias: Optional[Tuple[float, float]]
+    def __init__(
+        self, input_tensor: BufferTensorDesc, output_tensor: BufferTensorDesc,
+        scale_bias: Optional[Tuple[float, float]] = None,
+    ) -> None: ...
+
 Desc = Union[
     DepthToSpaceDesc, DepthToSpace1Desc, SpaceToDepthDesc, SpaceToDepth1Desc, SliceDesc, Slice1Desc, PaddingDesc,
-    Padding1Desc,
+    Padding1Desc, ElementWiseIdentityDesc,
 ]
 
 def validate(desc: Desc, feature_level: str = "6_4") -> Optional[str]: ...

@@ -409,6 +409,43 @@ DML_SCALAR_UNION (read as DirectML 1.15.4 reads the union).)doc");
     common(c, cls);
 }
 
+void bind_identity(py::module_& m) {
+    constexpr const char* cls = "ElementWiseIdentityDesc";
+    py::class_<element_wise_identity_desc> c(m, cls, R"doc(DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC (feature level 1_0).
+
+ElementWiseIdentityDesc(input_tensor, output_tensor, scale_bias=None): the strided copy (transposes
+through permuted input strides, broadcasts through zero input strides). scale_bias, a pair
+(scale, bias), is DirectML's arithmetic ScaleBias: it can be set and printed, but validate()
+refuses it, since dmlref moves data and does not compute scale/bias.)doc");
+    auto to_scale_bias = [](py::handle v) -> std::optional<scale_bias> {
+        if (v.is_none()) return std::nullopt;
+        std::pair<double, double> pair;
+        try {
+            pair = v.cast<std::pair<double, double>>();
+        } catch (const py::cast_error&) {
+            throw py::type_error(where(cls, "scale_bias") + " must be None or a pair (scale, bias) of numbers");
+        }
+        return scale_bias{static_cast<float>(pair.first), static_cast<float>(pair.second)};
+    };
+    c.def(py::init([to_scale_bias](py::handle in, py::handle out, py::handle sb) {
+              element_wise_identity_desc d;
+              d.input_tensor = to_tensor(in, where(cls, "input_tensor"));
+              d.output_tensor = to_tensor(out, where(cls, "output_tensor"));
+              d.scale_bias = to_scale_bias(sb);
+              return d;
+          }),
+          "input_tensor"_a, "output_tensor"_a, "scale_bias"_a = py::none());
+    tensors(c, cls);
+    field(c, "scale_bias",
+          [](const element_wise_identity_desc& d) -> py::object {
+              if (!d.scale_bias) return py::none();
+              return py::make_tuple(d.scale_bias->scale, d.scale_bias->bias);
+          },
+          [to_scale_bias](element_wise_identity_desc& d, py::handle v) { d.scale_bias = to_scale_bias(v); },
+          "ScaleBias as (scale, bias), or None");
+    common(c, cls);
+}
+
 } // namespace
 
 void init_descs(py::module_& m) {
@@ -428,6 +465,7 @@ SpaceToDepthDesc(input_tensor, output_tensor, block_size))doc");
 SpaceToDepth1Desc(input_tensor, output_tensor, block_size, order))doc");
     bind_slices(m);
     bind_paddings(m);
+    bind_identity(m);
 
     m.def(
         "validate",

@@ -222,3 +222,17 @@ def test_random_descs_agree_with_the_tool(tmp_path):
     subprocess.run([tool, "run", "-q", str(tmp_path / "all.json")], check=True, capture_output=True)
     for case, y in expected.items():
         assert same_bits(np.load(tmp_path / f"out{case}.npy"), y), dispatchables[f"op{case}"]
+
+
+def test_element_wise_identity_desc_transposes_and_refuses_scale_bias():
+    t = dmlref.BufferTensorDesc
+    d = dmlref.ElementWiseIdentityDesc(t("FLOAT32", [2, 3], strides=[1, 2]), t("FLOAT32", [2, 3]))
+    assert d.type == "ELEMENT_WISE_IDENTITY" and d.scale_bias is None
+    assert dmlref.validate(d) is None
+    out = dmlref.execute(d, np.arange(6, dtype=np.float32))
+    assert out.tolist() == [[0, 2, 4], [1, 3, 5]]
+    assert dmlref.desc_from_dict(d.to_dict()) == d
+    d.scale_bias = (2, 10)
+    assert d.scale_bias == (2.0, 10.0)
+    assert "does not compute scale/bias" in dmlref.validate(d)
+    assert dmlref.desc_from_dict(d.to_dict()) == d

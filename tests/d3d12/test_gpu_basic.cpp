@@ -54,6 +54,20 @@ TEST_CASE("d3d12: SLICE1 of 4-byte elements with a negative stride", "[d3d12]") 
     CHECK(out == std::vector<std::uint32_t>{109, 107, 105, 119, 117, 115});
 }
 
+TEST_CASE("d3d12: ELEMENT_WISE_IDENTITY transposes and broadcasts through input strides (the SLICE kernel)", "[d3d12]") {
+    // 2-byte elements: {2, 3} read transposed from a packed {3, 2}, then a row broadcast (stride 0).
+    const std::vector<std::uint16_t> input = {1, 2, 3, 4, 5, 6};
+    const operator_desc transpose = element_wise_identity_desc{make_buffer_tensor_desc(data_type::uint16, {2, 3}, std::vector<std::uint32_t>{1, 2}),
+                                                               make_buffer_tensor_desc(data_type::uint16, {2, 3}), std::nullopt};
+    CHECK(values_of<std::uint16_t>(gpu().run(transpose, bytes_of(input)), 6) == std::vector<std::uint16_t>{1, 3, 5, 2, 4, 6});
+    const operator_desc broadcast = element_wise_identity_desc{make_buffer_tensor_desc(data_type::uint16, {3, 2}, std::vector<std::uint32_t>{0, 1}),
+                                                               make_buffer_tensor_desc(data_type::uint16, {3, 2}), std::nullopt};
+    CHECK(values_of<std::uint16_t>(gpu().run(broadcast, bytes_of(input)), 6) == std::vector<std::uint16_t>{1, 2, 1, 2, 1, 2});
+    std::vector<std::byte> cpu(output_bytes(broadcast));
+    execute(broadcast, bytes_of(input), cpu);
+    CHECK(gpu().run(broadcast, bytes_of(input)) == cpu);
+}
+
 TEST_CASE("d3d12: DEPTH_TO_SPACE1 in both orders, 1-byte elements", "[d3d12]") {
     // {1, 8, 1, 2} -> {1, 2, 2, 4}, B = 2
     std::vector<std::uint8_t> input(16);

@@ -75,7 +75,7 @@ def roundtrip():
               r.stdout[-3000:] + r.stderr)
         # Every op, both DepthToSpace orders, signed steps and the eleven types are among them.
         cases = [json.load(open(os.path.join(c, "case.json"))) for c in case_dirs(v)]
-        check("ops", {c["onnx_op"] for c in cases} == {"Pad", "Slice", "DepthToSpace", "SpaceToDepth"})
+        check("ops", {c["onnx_op"] for c in cases} == {"Pad", "Slice", "DepthToSpace", "SpaceToDepth", "Identity"})
         check("types", len({c["data_type"] for c in cases}) == 11, str({c["data_type"] for c in cases}))
         check("DepthToSpace orders", {c["attributes"]["mode"] for c in cases if c["onnx_op"] == "DepthToSpace"} == {"DCR", "CRD"})
         check("Pad modes", {c["attributes"]["mode"] for c in cases if c["onnx_op"] == "Pad"} == {"constant", "edge", "reflect", "wrap"})
@@ -121,6 +121,8 @@ def onnx_meaning(node, inputs):
                 s, e = min(max(s, 0), n - 1), min(max(e, -1), n - 1)
                 index[a] = slice(s, e if e >= 0 else None, st)
         return x[tuple(index)]
+    if node.op_type == "Identity":
+        return x.copy()
     b = attrs["blocksize"]
     mode = attrs.get("mode", b"DCR").decode()
     n, c, h, w = x.shape

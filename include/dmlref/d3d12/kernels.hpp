@@ -139,6 +139,9 @@ inline dispatch_params make_params(const operator_desc& any) {
                 } else if constexpr (std::is_same_v<D, slice_desc>) {
                     row[3] = d.offsets[a];
                     row2[0] = d.strides[a];
+                } else if constexpr (std::is_same_v<D, element_wise_identity_desc>) {
+                    row[3] = 0; // SLICE1 with offsets 0 and strides 1 over the same (strided or broadcast) input
+                    row2[0] = 1;
                 } else if constexpr (std::is_same_v<D, padding_desc> || std::is_same_v<D, padding1_desc>) {
                     row[3] = d.start_padding[a];
                     row2[0] = u32(in.extents[a]);
@@ -152,7 +155,8 @@ inline dispatch_params make_params(const operator_desc& any) {
                 h[block_size] = d.block_size;
                 h[channels] = u32(to_depth ? in.extents[1] : out.extents[1]);
                 for (std::size_t i = 0; i < 4; ++i) h[input_strides + i] = u32(in.strides[i]);
-            } else if constexpr (std::is_same_v<D, slice1_desc> || std::is_same_v<D, slice_desc>) {
+            } else if constexpr (std::is_same_v<D, slice1_desc> || std::is_same_v<D, slice_desc> ||
+                                 std::is_same_v<D, element_wise_identity_desc>) {
                 p.family = kernel_family::slice;
             } else {
                 p.family = kernel_family::padding;

@@ -112,6 +112,19 @@ struct padding1_operator_desc {
     const std::uint32_t* EndPadding;
 };
 
+/// DML_SCALE_BIAS.
+struct scale_bias {
+    float Scale;
+    float Bias;
+};
+
+/// DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC.
+struct element_wise_identity_operator_desc {
+    const tensor_desc* InputTensor;
+    const tensor_desc* OutputTensor;
+    const scale_bias* ScaleBias; // optional
+};
+
 /// DML_BINDING_PROPERTIES.
 struct binding_properties {
     std::uint32_t RequiredDescriptorCount;
@@ -193,6 +206,9 @@ static_assert(sizeof(padding1_operator_desc) == 56 && offsetof(padding1_operator
               offsetof(padding1_operator_desc, PaddingValue) == 24 &&
               offsetof(padding1_operator_desc, DimensionCount) == 32 &&
               offsetof(padding1_operator_desc, StartPadding) == 40 && offsetof(padding1_operator_desc, EndPadding) == 48);
+static_assert(sizeof(scale_bias) == 8 && offsetof(scale_bias, Bias) == 4);
+static_assert(sizeof(element_wise_identity_operator_desc) == 24 &&
+              offsetof(element_wise_identity_operator_desc, ScaleBias) == 16);
 static_assert(sizeof(binding_properties) == 24 && offsetof(binding_properties, TemporaryResourceSize) == 8 &&
               offsetof(binding_properties, PersistentResourceSize) == 16);
 static_assert(sizeof(binding_desc) == 16 && offsetof(binding_desc, Desc) == 8);

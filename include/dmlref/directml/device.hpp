@@ -306,6 +306,9 @@ private:
         if (const auto* p1 = std::get_if<padding1_desc>(&desc))
             for (std::uint8_t b : p1->padding_value.bytes) key += fmt::format(" {:02x}", b);
         if (const auto* p0 = std::get_if<padding_desc>(&desc)) key += fmt::format(" {:08x}", std::bit_cast<std::uint32_t>(p0->padding_value));
+        if (const auto* e = std::get_if<element_wise_identity_desc>(&desc); e && e->scale_bias)
+            key += fmt::format(" {:08x} {:08x}", std::bit_cast<std::uint32_t>(e->scale_bias->scale),
+                               std::bit_cast<std::uint32_t>(e->scale_bias->bias));
         if (key == last_key_ && last_compiled_) {
             compiled = last_compiled_;
             return std::nullopt;

@@ -105,6 +105,10 @@ private:
             arrays_ = {d.start_padding, d.end_padding, {}};
             body_ = abi::padding_operator_desc{&tensors_[0], &tensors_[1], static_cast<std::uint32_t>(d.padding_mode),
                                                d.padding_value, n, arrays_[0].data(), arrays_[1].data()};
+        } else if constexpr (std::is_same_v<Desc, element_wise_identity_desc>) {
+            if (d.scale_bias) scale_bias_ = {d.scale_bias->scale, d.scale_bias->bias};
+            body_ = abi::element_wise_identity_operator_desc{&tensors_[0], &tensors_[1],
+                                                             d.scale_bias ? &scale_bias_ : nullptr};
         } else {
             static_assert(std::is_same_v<Desc, padding1_desc>);
             const std::uint32_t n = same_length("PADDING1", {{"StartPadding", d.start_padding.size()},
@@ -129,8 +133,10 @@ private:
     std::array<abi::tensor_desc, 2> tensors_{};
     std::array<std::vector<std::uint32_t>, 3> arrays_;
     std::vector<std::int32_t> signed_;
+    abi::scale_bias scale_bias_{};
     std::variant<abi::depth_space_operator_desc, abi::depth_space1_operator_desc, abi::slice_operator_desc,
-                 abi::slice1_operator_desc, abi::padding_operator_desc, abi::padding1_operator_desc>
+                 abi::slice1_operator_desc, abi::padding_operator_desc, abi::padding1_operator_desc,
+                 abi::element_wise_identity_operator_desc>
         body_;
     abi::operator_desc op_{};
 };
