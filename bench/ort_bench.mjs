@@ -89,10 +89,19 @@ function onnxModel(node, type, inDims, outDims, opset = 17) {
 
 // ---- The workloads: the ONNX node and the DirectML desc, from the same shapes ----
 
-const tensor = (type, sizes) => ({DataType: type.toUpperCase(), Sizes: sizes});
+const tensor = (type, sizes, strides) => ({DataType: type.toUpperCase(), Sizes: sizes, ...(strides ? {Strides: strides} : {})});
+const packedStrides = sizes => sizes.map((_, k) => sizes.slice(k + 1).reduce((a, b) => a * b, 1));
+/// ONNX's Transpose as DirectML's IDENTITY: the output packed, the input read through its strides permuted.
+function transpose(inDims, perm) {
+  const strides = packedStrides(inDims), o = perm.map(p => inDims[p]);
+  return {i: inDims, o, onnx: {op: 'Transpose', attrs: {perm}},
+          dml: {type: 'DML_OPERATOR_ELEMENT_WISE_IDENTITY', desc: {}}, inSizes: o, inStrides: perm.map(p => strides[p])};
+}
 
-/// Each entry: name, and make(elements) -> {inDims, outDims, onnx node, dml dispatchable}, where
-/// `elements` is the output's element count the size asks for (the shapes round to it).
+/// Each entry: name, and make(elements) -> {i: ONNX input dims, o: output dims, onnx: the node,
+/// dml: the dispatchable's type and fields beyond its tensors, inSizes/inStrides: DirectML's
+/// input tensor where it reads the input through strides (default: i, packed)}, where `elements`
+/// is the output's element count the size asks for (the shapes round to it).
 const WORKLOADS = [
   {name: 'DepthToSpace DCR B=2', make(n) {
     const hw = Math.round(Math.sqrt(n / 16)); const i = [1, 64, hw / 2, hw / 2], o = [1, 16, hw, hw];
@@ -129,6 +138,20 @@ const WORKLOADS = [
                                                         PaddingValue: 0, StartPadding: [0, 0, 3, 3],
                                                         EndPadding: [0, 0, 3, 3]}}};
   }})),
+  {name: 'Transpose NCHW to NHWC', make(n) {
+    const hw = Math.round(Math.sqrt(n / 64)); return transpose([1, 64, hw, hw], [0, 2, 3, 1]);
+  }},
+  {name: 'Transpose NHWC to NCHW', make(n) {
+    const hw = Math.round(Math.sqrt(n / 64)); return transpose([1, hw, hw, 64], [0, 3, 1, 2]);
+  }},
+  {name: 'Transpose 2-D', make(n) {
+    const side = Math.round(Math.sqrt(n)); return transpose([side, side], [1, 0]);
+  }},
+  {name: 'Expand over H', make(n) {
+    const hw = Math.round(Math.sqrt(n / 64)); const i = [1, 64, 1, hw], o = [1, 64, hw, hw];
+    return {i, o, onnx: {op: 'Expand', constants: {shape: o}},
+            dml: {type: 'DML_OPERATOR_ELEMENT_WISE_IDENTITY', desc: {}}, inSizes: o, inStrides: [64 * hw, hw, 0, 1]};
+  }},
 ];
 
 // ---- Timing ----
@@ -165,7 +188,7 @@ function main() {
         const feeds = {x: new ort.Tensor('float32', x, c.i)};
         const from = new Uint8Array(y.data.byteLength).fill(1), to = new Uint8Array(y.data.byteLength);
         const stem = path.join(work, w.name.replace(/[^A-Za-z0-9]+/g, '_') + `_${mib}`);
-        const dispatchable = {type: c.dml.type, desc: {InputTensor: tensor('float32', c.i),
+        const dispatchable = {type: c.dml.type, desc: {InputTensor: tensor('float32', c.inSizes ?? c.i, c.inStrides),
                                                        OutputTensor: tensor('float32', c.o), ...c.dml.desc}};
         fs.writeFileSync(`${stem}.json`, JSON.stringify(dispatchable));
         fs.writeFileSync(`${stem}.in`, Buffer.from(x.buffer, x.byteOffset, x.byteLength));
