@@ -1,4 +1,5 @@
-// The indexed operators (GATHER, GATHER_ELEMENTS, GATHER_ND, GATHER_ND1): DirectML's and ONNX's
+// The indexed operators (GATHER, GATHER_ELEMENTS, GATHER_ND(1), SCATTER_ELEMENTS, SCATTER_ND,
+// ONE_HOT): DirectML's and ONNX's
 // documented examples, index types and negative indices, out-of-range refusals, the desc rules per
 // feature level, and the engine against the textbook evaluator (<dmlref/textbook_indexed.hpp>) on
 // seeded random shapes, strides and index values, bit for bit over whole buffers.
@@ -383,6 +384,195 @@ TEST_CASE("the byte-level gathers check their buffers", "[gather][desc]") {
     CHECK(out == std::vector<float>{3, 1});
 }
 
+// ---- SCATTER_ELEMENTS, SCATTER_ND (operator-facts.md §13-§14) -------------------------------------
+
+TEST_CASE("SCATTER_ELEMENTS: DirectML's examples and ONNX's", "[scatter][example]") {
+    SECTION("1D scatter: the repeated index 3 keeps the later update, as the page shows") {
+        const tensor<float, 1> in({5}, {0, 1, 2, 3, 4});
+        const tensor<std::uint32_t, 1> idx({4}, {3, 1, 3, 0});
+        const tensor<float, 1> upd({4}, {5, 6, 7, 8});
+        tensor<float, 1> out({5});
+        scatter_elements(in.view(), idx.view(), upd.view(), out.view(), 0);
+        CHECK(contents(out) == std::vector<float>{8, 6, 2, 7, 4});
+    }
+    SECTION("2D scatter, axis 0 (the input is {3, 3}, as the page's rows and output show)") {
+        const tensor<float, 2> in({3, 3});
+        const tensor<std::uint32_t, 2> idx({2, 3}, {1, 0, 2, 0, 2, 1});
+        const tensor<float, 2> upd({2, 3}, {10, 11, 12, 20, 21, 22});
+        tensor<float, 2> out({3, 3});
+        scatter_elements(in.view(), idx.view(), upd.view(), out.view(), 0);
+        CHECK(contents(out) == std::vector<float>{20, 11, 0, 10, 0, 22, 0, 21, 12});
+    }
+    SECTION("ONNX, axis 1, and with a negative index") {
+        const tensor<float, 2> in({1, 5}, {1, 2, 3, 4, 5});
+        const tensor<std::int64_t, 2> idx({1, 2}, {1, 3});
+        const tensor<float, 2> upd({1, 2}, {1.1f, 2.1f});
+        tensor<float, 2> out({1, 5});
+        scatter_elements(in.view(), idx.view(), upd.view(), out.view(), 1);
+        CHECK(contents(out) == std::vector<float>{1, 1.1f, 3, 2.1f, 5});
+        const tensor<std::int64_t, 2> neg({1, 2}, {1, -3});
+        scatter_elements(in.view(), neg.view(), upd.view(), out.view(), 1);
+        CHECK(contents(out) == std::vector<float>{1, 1.1f, 2.1f, 4, 5});
+    }
+}
+
+TEST_CASE("SCATTER_ND: DirectML's example (= ONNX's), over views and over byte buffers", "[scatter_nd][example]") {
+    const tensor<float, 2> in({1, 8}, {1, 2, 3, 4, 5, 6, 7, 8});
+    const tensor<std::uint32_t, 2> idx({4, 1}, {4, 3, 1, 7});
+    const tensor<float, 2> upd({1, 4}, {9, 10, 11, 12});
+    tensor<float, 2> out({1, 8});
+    scatter_nd(in.view(), idx.view(), upd.view(), out.view(), 1, 2);
+    CHECK(contents(out) == std::vector<float>{1, 11, 3, 10, 9, 6, 7, 12});
+
+    scatter_nd_desc d{make_buffer_tensor_desc(data_type::float32, {1, 1, 1, 8}),
+                      make_buffer_tensor_desc(data_type::uint32, {1, 1, 4, 1}),
+                      make_buffer_tensor_desc(data_type::float32, {1, 1, 1, 4}),
+                      make_buffer_tensor_desc(data_type::float32, {1, 1, 1, 8}), 1, 2};
+    std::vector<float> bout(8);
+    detail::execute_scatter_nd(d, bytes_of(contents(in)), bytes_of(contents(idx)), bytes_of(contents(upd)),
+                               writable_bytes_of(bout), feature_level::fl_2_1);
+    CHECK(bout == std::vector<float>{1, 11, 3, 10, 9, 6, 7, 12});
+    CHECK(detail::check_scatter_nd("SCATTER_ND", d, feature_level::fl_2_0) ==
+          "SCATTER_ND: not available at feature level 2_0; it was introduced in feature level 2_1");
+    d.updates_tensor = make_buffer_tensor_desc(data_type::float32, {1, 1, 4, 1});
+    CHECK(detail::check_scatter_nd("SCATTER_ND", d, feature_level::fl_2_1) ==
+          "SCATTER_ND: UpdatesTensor.Sizes {1, 1, 4, 1} differ from {1, 1, 1, 4}, the sizes SCATTER_ND gives for "
+          "InputDimensionCount 1, IndicesDimensionCount 2, BatchDimensionCount 0 and an index tuple of 1");
+}
+
+TEST_CASE("scatter_duplicates lists each output element written twice, and by which updates", "[scatter][duplicates]") {
+    scatter_elements_desc d{make_buffer_tensor_desc(data_type::float32, {5}), make_buffer_tensor_desc(data_type::int32, {4}),
+                            make_buffer_tensor_desc(data_type::float32, {4}), make_buffer_tensor_desc(data_type::float32, {5}),
+                            0};
+    const std::vector<std::int32_t> idx = {3, 1, -2, 0};
+    const auto found = detail::scatter_duplicates(d, bytes_of(idx));
+    REQUIRE(found.size() == 1);
+    CHECK(found[0] == scatter_duplicate{{3}, {{0}, {2}}});
+    CHECK(detail::scatter_duplicates(d, bytes_of(std::vector<std::int32_t>{0, 1, 2, 3})).empty());
+    CHECK_THROWS_WITH(detail::scatter_duplicates(d, bytes_of(std::vector<std::int32_t>{0, 1, 5, 3})),
+                      "SCATTER_ELEMENTS: IndicesTensor[2] is 5; it indexes OutputTensor.Sizes[0] = 5, so it must lie in "
+                      "[-5, 5) (INT32 index; a negative index counts from the end)");
+    scatter_elements_desc d4{make_buffer_tensor_desc(data_type::float32, {1, 1, 1, 5}),
+                             make_buffer_tensor_desc(data_type::uint32, {1, 1, 1, 4}),
+                             make_buffer_tensor_desc(data_type::float32, {1, 1, 1, 4}),
+                             make_buffer_tensor_desc(data_type::float32, {1, 1, 1, 5}), 3};
+    CHECK_FALSE(detail::check_scatter_elements("SCATTER_ELEMENTS", d4, feature_level::fl_2_0));
+    d4.indices_tensor = make_buffer_tensor_desc(data_type::int32, {1, 1, 1, 4});
+    CHECK(detail::check_scatter_elements("SCATTER_ELEMENTS", d4, feature_level::fl_2_1) ==
+          "SCATTER_ELEMENTS: IndicesTensor.DataType INT32 is not supported at feature level 2_1 (supported: UINT32)");
+    CHECK_FALSE(detail::check_scatter_elements("SCATTER_ELEMENTS", d4, feature_level::fl_3_0));
+    d4.indices_tensor = make_buffer_tensor_desc(data_type::uint32, {1, 1, 1, 4});
+    d4.updates_tensor = make_buffer_tensor_desc(data_type::float16, {1, 1, 1, 4});
+    CHECK(detail::check_scatter_elements("SCATTER_ELEMENTS", d4, feature_level::fl_2_0) ==
+          "SCATTER_ELEMENTS: UpdatesTensor.DataType FLOAT16 differs from InputTensor.DataType FLOAT32; they must match");
+    d4.updates_tensor = make_buffer_tensor_desc(data_type::float32, {1, 1, 2, 4});
+    CHECK(detail::check_scatter_elements("SCATTER_ELEMENTS", d4, feature_level::fl_2_0) ==
+          "SCATTER_ELEMENTS: UpdatesTensor.Sizes[2] = 2 differs from IndicesTensor.Sizes[2] = 1; they must match");
+    d4.updates_tensor = make_buffer_tensor_desc(data_type::float32, {1, 1, 1, 4});
+    d4.output_tensor = make_buffer_tensor_desc(data_type::float32, {1, 1, 1, 6});
+    CHECK(detail::check_scatter_elements("SCATTER_ELEMENTS", d4, feature_level::fl_2_0) ==
+          "SCATTER_ELEMENTS: OutputTensor.Sizes {1, 1, 1, 6} differ from InputTensor.Sizes {1, 1, 1, 5}; they must match");
+    CHECK(detail::check_scatter_elements("SCATTER_ELEMENTS", d, feature_level::fl_1_0) ==
+          "SCATTER_ELEMENTS: not available at feature level 1_0; it was introduced in feature level 2_0");
+
+    scatter_nd_desc nd{make_buffer_tensor_desc(data_type::uint8, {2, 3}), make_buffer_tensor_desc(data_type::uint64, {3, 1}),
+                       make_buffer_tensor_desc(data_type::uint8, {3, 3}), make_buffer_tensor_desc(data_type::uint8, {2, 3}),
+                       2, 2};
+    const auto rows = detail::scatter_duplicates(nd, bytes_of(std::vector<std::uint64_t>{1, 0, 1}));
+    REQUIRE(rows.size() == 3); // row 1 twice: its three elements
+    CHECK(rows[0] == scatter_duplicate{{1, 0}, {{0, 0}, {2, 0}}});
+    CHECK(rows[2] == scatter_duplicate{{1, 2}, {{0, 2}, {2, 2}}});
+}
+
+TEST_CASE("scatters refuse an index outside its axis with the output untouched", "[scatter][index]") {
+    const tensor<float, 2> in({2, 3}, {1, 2, 3, 4, 5, 6});
+    const tensor<std::uint64_t, 2> idx({1, 3}, {0, std::uint64_t{1} << 32, 1});
+    const tensor<float, 2> upd({1, 3}, {7, 8, 9});
+    tensor<float, 2> out({2, 3}, {0, 0, 0, 0, 0, 0});
+    CHECK_THROWS_WITH(scatter_elements(in.view(), idx.view(), upd.view(), out.view(), 0),
+                      "scatter_elements: IndicesTensor[0, 1] is 4294967296; it indexes OutputTensor.Sizes[0] = 2, so it "
+                      "must lie in [0, 2) (UINT64 index)");
+    const tensor<std::int32_t, 2> nd({1, 2}, {1, -4});
+    const tensor<float, 2> one({1, 1}, {7});
+    CHECK_THROWS_WITH(scatter_nd(in.view(), nd.view(), one.view(), out.view(), 2, 2),
+                      "scatter_nd: IndicesTensor[0, 1] is -4; it indexes OutputTensor.Sizes[1] = 3, so it must lie in "
+                      "[-3, 3) (INT32 index; a negative index counts from the end)");
+    CHECK(contents(out) == std::vector<float>(6, 0));
+}
+
+// ---- ONE_HOT (operator-facts.md §15) --------------------------------------------------------------
+
+TEST_CASE("ONE_HOT: DirectML's four examples", "[one_hot][example]") {
+    tensor<float, 4> out({1, 1, 3, 4});
+    const tensor<float, 4> values({1, 1, 1, 2}, {0, 1});
+    SECTION("axis 3") {
+        const tensor<std::uint32_t, 4> idx({1, 1, 3, 1}, {0, 3, 2});
+        one_hot(idx.view(), values.view(), out.view(), 3);
+        CHECK(contents(out) == std::vector<float>{1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0});
+    }
+    SECTION("axis 2") {
+        const tensor<std::uint32_t, 4> idx({1, 1, 1, 4}, {0, 2, 1, 0});
+        one_hot(idx.view(), values.view(), out.view(), 2);
+        CHECK(contents(out) == std::vector<float>{1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0});
+    }
+    SECTION("values {1, 1, 3, 1}: off 4, on 2, the 9 unused") {
+        const tensor<std::uint32_t, 4> idx({1, 1, 3, 1}, {0, 3, 2});
+        const tensor<float, 4> three({1, 1, 3, 1}, {4, 2, 9});
+        one_hot(idx.view(), three.view(), out.view(), 3);
+        CHECK(contents(out) == std::vector<float>{2, 4, 4, 4, 4, 4, 4, 2, 4, 4, 2, 4});
+    }
+    SECTION("negative and out-of-range indices: -3 counts from the end, 100 gives all OffValue") {
+        const tensor<std::int32_t, 4> idx({1, 1, 3, 1}, {-3, 100, 3});
+        one_hot(idx.view(), values.view(), out.view(), 3);
+        CHECK(contents(out) == std::vector<float>{0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
+    }
+}
+
+TEST_CASE("ONE_HOT: out-of-range indices of every type give a sequence of OffValue", "[one_hot][index]") {
+    const tensor<std::uint16_t, 2> values({1, 2}, {7, 9});
+    tensor<std::uint16_t, 2> out({4, 3});
+    const tensor<std::int64_t, 2> i64({4, 1}, {-4, std::numeric_limits<std::int64_t>::min(), 3, -1});
+    one_hot(i64.view(), values.view(), out.view(), 1);
+    CHECK(contents(out) == std::vector<std::uint16_t>{7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 9});
+    const tensor<std::uint64_t, 2> u64({4, 1}, {(std::uint64_t{1} << 32) + 1, std::uint64_t{1} << 63, 2, 0});
+    one_hot(u64.view(), values.view(), out.view(), 1);
+    CHECK(contents(out) == std::vector<std::uint16_t>{7, 7, 7, 7, 7, 7, 7, 7, 9, 9, 7, 7});
+    const tensor<std::uint32_t, 2> u32({4, 1}, {3, 0xffff'ffffu, 1, 2});
+    one_hot(u32.view(), values.view(), out.view(), 1);
+    CHECK(contents(out) == std::vector<std::uint16_t>{7, 7, 7, 7, 7, 7, 7, 9, 7, 7, 7, 9});
+}
+
+TEST_CASE("ONE_HOT: the desc rules and the byte-level form", "[one_hot][desc][validation]") {
+    one_hot_desc d{make_buffer_tensor_desc(data_type::uint32, {1, 1, 3, 1}),
+                   make_buffer_tensor_desc(data_type::float16, {1, 1, 1, 2}),
+                   make_buffer_tensor_desc(data_type::float16, {1, 1, 3, 4}), 3};
+    CHECK(detail::check_one_hot("ONE_HOT", d, feature_level::fl_1_0) ==
+          "ONE_HOT: not available at feature level 1_0; it was introduced in feature level 2_0");
+    CHECK_FALSE(detail::check_one_hot("ONE_HOT", d, feature_level::fl_2_0));
+    const std::vector<std::uint32_t> idx = {1, 7, 0};
+    const std::vector<std::uint16_t> values = {0x0000, 0x3c00};
+    std::vector<std::uint16_t> out(12, 0xffff);
+    detail::execute_one_hot(d, bytes_of(idx), bytes_of(values), writable_bytes_of(out), feature_level::fl_2_0);
+    CHECK(out == std::vector<std::uint16_t>{0, 0x3c00, 0, 0, 0, 0, 0, 0, 0x3c00, 0, 0, 0});
+    d.values_tensor = make_buffer_tensor_desc(data_type::float16, {1, 1, 1, 1});
+    CHECK(detail::check_one_hot("ONE_HOT", d, feature_level::fl_2_0) ==
+          "ONE_HOT: ValuesTensor.Sizes {1, 1, 1, 1} hold one element; it must hold at least two (OffValue, OnValue)");
+    d.values_tensor = make_buffer_tensor_desc(data_type::float32, {1, 1, 1, 2});
+    CHECK(detail::check_one_hot("ONE_HOT", d, feature_level::fl_2_0) ==
+          "ONE_HOT: OutputTensor.DataType FLOAT16 differs from ValuesTensor.DataType FLOAT32; they must match");
+    d.values_tensor = make_buffer_tensor_desc(data_type::float16, {1, 1, 1, 2});
+    d.indices_tensor = make_buffer_tensor_desc(data_type::uint32, {1, 1, 3, 2});
+    CHECK(detail::check_one_hot("ONE_HOT", d, feature_level::fl_2_0) ==
+          "ONE_HOT: IndicesTensor.Sizes[3] is 2; on Axis = 3 it must be 1");
+    d.indices_tensor = make_buffer_tensor_desc(data_type::int32, {1, 1, 3, 1});
+    CHECK(detail::check_one_hot("ONE_HOT", d, feature_level::fl_2_1) ==
+          "ONE_HOT: IndicesTensor.DataType INT32 is not supported at feature level 2_1 (supported: UINT32)");
+    d.output_tensor = make_buffer_tensor_desc(data_type::float16, {1, 2, 3, 4});
+    CHECK(detail::check_one_hot("ONE_HOT", d, feature_level::fl_3_0) ==
+          "ONE_HOT: IndicesTensor.Sizes[1] = 1 differs from OutputTensor.Sizes[1] = 2; they must match on every axis but "
+          "Axis = 3");
+}
+
 // ---- engine == textbook on seeded random cases ----------------------------------------------------
 
 using rng_t = std::mt19937_64;
@@ -552,6 +742,81 @@ template <class T, class I, std::size_t Rank> bool random_gather_nd(rng_t& rng) 
     return true;
 }
 
+template <class T, class I, std::size_t Rank> bool random_scatter_elements(rng_t& rng) {
+    const auto in_e = first<Rank>(small_extents(rng, Rank));
+    const auto axis = static_cast<std::size_t>(draw(rng, 0, static_cast<std::ptrdiff_t>(Rank) - 1));
+    index_array<Rank> idx_e = in_e;
+    idx_e[axis] = draw(rng, 1, 4);
+    const bool plain = draw(rng, 0, 2) == 0;
+    random_view<T, Rank> in(rng, in_e, plain), upd(rng, idx_e, plain), fast(rng, in_e, plain);
+    random_view<I, Rank> idx(rng, idx_e, plain);
+    fill_random(rng, in);
+    fill_random(rng, upd);
+    fill_random(rng, fast);
+    fill_indices(rng, idx, [&](const index_array<Rank>&) { return in_e[axis]; });
+    random_view<T, Rank> slow = fast;
+    scatter_elements(in.cview(), idx.cview(), upd.cview(), fast.view(), static_cast<std::ptrdiff_t>(axis));
+    textbook::scatter_elements(in.cview(), idx.cview(), upd.cview(), slow.view(), static_cast<std::ptrdiff_t>(axis));
+    CHECK(std::memcmp(fast.buffer.data(), slow.buffer.data(), fast.buffer.size() * sizeof(T)) == 0);
+    return true;
+}
+
+template <class T, class I, std::size_t Rank> bool random_scatter_nd(rng_t& rng) {
+    const auto ni = static_cast<std::size_t>(draw(rng, 1, static_cast<std::ptrdiff_t>(Rank)));
+    const auto nj = static_cast<std::size_t>(draw(rng, 1, static_cast<std::ptrdiff_t>(Rank)));
+    const auto t = static_cast<std::size_t>(draw(rng, 1, static_cast<std::ptrdiff_t>(ni)));
+    index_array<Rank> in_e{}, idx_e{};
+    in_e.fill(1);
+    idx_e.fill(1);
+    const auto more = small_extents(rng, 2 * Rank);
+    for (std::size_t i = Rank - ni; i < Rank; ++i) in_e[i] = more[i];
+    for (std::size_t i = Rank - nj; i < Rank; ++i) idx_e[i] = more[Rank + i];
+    idx_e[Rank - 1] = static_cast<std::ptrdiff_t>(t);
+    const std::size_t r = ni - t;
+    std::vector<std::ptrdiff_t> logical(idx_e.begin() + static_cast<std::ptrdiff_t>(Rank - nj), idx_e.end() - 1);
+    logical.insert(logical.end(), in_e.begin() + static_cast<std::ptrdiff_t>(Rank - r), in_e.end());
+    index_array<Rank> upd_e{};
+    if (!fit<Rank>(logical, upd_e)) return false;
+    const bool plain = draw(rng, 0, 2) == 0;
+    random_view<T, Rank> in(rng, in_e, plain), upd(rng, upd_e, plain), fast(rng, in_e, plain);
+    random_view<I, Rank> idx(rng, idx_e, plain);
+    fill_random(rng, in);
+    fill_random(rng, upd);
+    fill_random(rng, fast);
+    fill_indices(rng, idx, [&](const index_array<Rank>& c) { return in_e[Rank - ni + static_cast<std::size_t>(c[Rank - 1])]; });
+    random_view<T, Rank> slow = fast;
+    const auto pi = static_cast<std::ptrdiff_t>(ni), pj = static_cast<std::ptrdiff_t>(nj);
+    scatter_nd(in.cview(), idx.cview(), upd.cview(), fast.view(), pi, pj);
+    textbook::scatter_nd(in.cview(), idx.cview(), upd.cview(), slow.view(), pi, pj);
+    CHECK(std::memcmp(fast.buffer.data(), slow.buffer.data(), fast.buffer.size() * sizeof(T)) == 0);
+    return true;
+}
+
+template <class T, class I, std::size_t Rank> bool random_one_hot(rng_t& rng) {
+    const auto out_e = first<Rank>(small_extents(rng, Rank));
+    const auto axis = static_cast<std::size_t>(draw(rng, 0, static_cast<std::ptrdiff_t>(Rank) - 1));
+    index_array<Rank> idx_e = out_e, val_e = first<Rank>(small_extents(rng, Rank));
+    idx_e[axis] = 1;
+    if (std::all_of(val_e.begin(), val_e.end(), [](std::ptrdiff_t e) { return e == 1; })) return false;
+    const bool plain = draw(rng, 0, 2) == 0;
+    random_view<T, Rank> val(rng, val_e, plain), fast(rng, out_e, plain);
+    random_view<I, Rank> idx(rng, idx_e, plain);
+    fill_random(rng, val);
+    fill_random(rng, fast);
+    auto view = idx.view(); // some indices out of range on either side
+    for (auto& x : idx.buffer) x = random_element<I>(rng);
+    textbook::detail::for_each_coordinate<Rank>(idx_e, [&](const index_array<Rank>& c) {
+        const std::ptrdiff_t n = out_e[axis];
+        if (draw(rng, 0, 7) != 0)
+            view[c] = static_cast<I>(std::is_signed_v<I> ? draw(rng, -n - 1, n) : draw(rng, 0, n));
+    });
+    random_view<T, Rank> slow = fast;
+    one_hot(idx.cview(), val.cview(), fast.view(), static_cast<std::ptrdiff_t>(axis));
+    textbook::one_hot(idx.cview(), val.cview(), slow.view(), static_cast<std::ptrdiff_t>(axis));
+    CHECK(std::memcmp(fast.buffer.data(), slow.buffer.data(), fast.buffer.size() * sizeof(T)) == 0);
+    return true;
+}
+
 /// Runs `one` on cases drawn from `seed` until `wanted` of them were valid, over the four widths,
 /// four index types and ranks 1, 3 and 5.
 template <template <class, class, std::size_t> class Case> int run_random(std::uint64_t seed, int wanted) {
@@ -590,6 +855,30 @@ template <class T, class I, std::size_t Rank> struct gather_elements_case {
 template <class T, class I, std::size_t Rank> struct gather_nd_case {
     static bool run(rng_t& rng) { return random_gather_nd<T, I, Rank>(rng); }
 };
+
+template <class T, class I, std::size_t Rank> struct scatter_elements_case {
+    static bool run(rng_t& rng) { return random_scatter_elements<T, I, Rank>(rng); }
+};
+template <class T, class I, std::size_t Rank> struct scatter_nd_case {
+    static bool run(rng_t& rng) { return random_scatter_nd<T, I, Rank>(rng); }
+};
+template <class T, class I, std::size_t Rank> struct one_hot_case {
+    static bool run(rng_t& rng) { return random_one_hot<T, I, Rank>(rng); }
+};
+
+TEST_CASE("SCATTER_ELEMENTS: engine == textbook on 2,000 seeded random cases (duplicates included)",
+          "[scatter][property]") {
+    CHECK(run_random<scatter_elements_case>(0x6a7e'0004, 2000) == 2000);
+}
+
+TEST_CASE("SCATTER_ND: engine == textbook on 2,000 seeded random cases (duplicates included)", "[scatter_nd][property]") {
+    CHECK(run_random<scatter_nd_case>(0x6a7e'0005, 2000) == 2000);
+}
+
+TEST_CASE("ONE_HOT: engine == textbook on 2,000 seeded random cases (out-of-range indices included)",
+          "[one_hot][property]") {
+    CHECK(run_random<one_hot_case>(0x6a7e'0006, 2000) == 2000);
+}
 
 TEST_CASE("GATHER: engine == textbook on 2,000 seeded random cases", "[gather][property]") {
     CHECK(run_random<gather_case>(0x6a7e'0001, 2000) == 2000);

@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "ops/gather.hpp"
+#include "ops/one_hot.hpp"
+#include "ops/scatter.hpp"
 #include "strided_view.hpp"
 
 namespace dmlref::textbook {
@@ -190,6 +192,101 @@ void gather_nd(strided_view<const T, Rank> input, strided_view<const I, Rank> in
         detail::copy_bits(output[o], input[gather_nd_source_of(input, indices, input_dimensions, indices_dimensions,
                                                                batch_dimensions, o)
                                                .input]);
+    });
+}
+
+/// SCATTER_ELEMENTS for update coordinate `u`: the output coordinate it writes (u with u[axis] ->
+/// wrap(Indices[u])) as `input`, and the index element that chose it.
+template <class T, class I, std::size_t Rank>
+indexed_source<Rank> scatter_elements_target_of(strided_view<const T, Rank> output, strided_view<const I, Rank> indices,
+                                                std::ptrdiff_t axis, const index_array<Rank>& u) {
+    return gather_elements_source_of(output, indices, axis, u); // the same equation, read the other way
+}
+
+/// SCATTER_ND for update coordinate `u`: the output coordinate it writes, and the index tuple's
+/// first element.
+template <class T, class I, std::size_t Rank>
+indexed_source<Rank> scatter_nd_target_of(strided_view<const T, Rank> output, strided_view<const I, Rank> indices,
+                                          std::ptrdiff_t input_dimensions, std::ptrdiff_t indices_dimensions,
+                                          const index_array<Rank>& u) {
+    return gather_nd_source_of(output, indices, input_dimensions, indices_dimensions, 0, u);
+}
+
+/// dmlref::scatter_elements, element by element: the input copied, then each update written in
+/// row-major order.
+template <class T, class I, std::size_t Rank>
+void scatter_elements(strided_view<const T, Rank> input, strided_view<const I, Rank> indices,
+                      strided_view<const T, Rank> updates, strided_view<T, Rank> output, std::ptrdiff_t axis) {
+    namespace d = dmlref::detail;
+    d::check_scatter_views("scatter_elements", input, indices, updates, output);
+    d::gather_plan unused;
+    d::throw_if(d::check_scatter_elements_shapes("scatter_elements", d::layout_of(input), d::layout_of(indices),
+                                                 d::layout_of(updates), d::layout_of(output), axis, unused));
+    detail::for_each_coordinate<Rank>(output.extents(), [&](const index_array<Rank>& o) { detail::copy_bits(output[o], input[o]); });
+    detail::for_each_coordinate<Rank>(updates.extents(), [&](const index_array<Rank>& u) {
+        detail::copy_bits(output[scatter_elements_target_of(strided_view<const T, Rank>(output), indices, axis, u).input],
+                          updates[u]);
+    });
+}
+
+/// dmlref::scatter_nd, element by element.
+template <class T, class I, std::size_t Rank>
+void scatter_nd(strided_view<const T, Rank> input, strided_view<const I, Rank> indices,
+                strided_view<const T, Rank> updates, strided_view<T, Rank> output, std::ptrdiff_t input_dimensions,
+                std::ptrdiff_t indices_dimensions) {
+    namespace d = dmlref::detail;
+    d::check_scatter_views("scatter_nd", input, indices, updates, output);
+    d::gather_plan unused;
+    d::throw_if(d::check_scatter_nd_shapes("scatter_nd", d::layout_of(input), d::layout_of(indices), d::layout_of(updates),
+                                           d::layout_of(output), input_dimensions, indices_dimensions, unused));
+    detail::for_each_coordinate<Rank>(output.extents(), [&](const index_array<Rank>& o) { detail::copy_bits(output[o], input[o]); });
+    detail::for_each_coordinate<Rank>(updates.extents(), [&](const index_array<Rank>& u) {
+        detail::copy_bits(output[scatter_nd_target_of(strided_view<const T, Rank>(output), indices, input_dimensions,
+                                                      indices_dimensions, u)
+                                     .input],
+                          updates[u]);
+    });
+}
+
+/// ONE_HOT at output coordinate `o`: the values coordinate it takes (OffValue's [0, ...] or
+/// OnValue's) as `input`, and the index element of its sequence as `index`.
+template <class T, class I, std::size_t Rank>
+indexed_source<Rank> one_hot_source_of(strided_view<const I, Rank> indices, strided_view<const T, Rank> values,
+                                       std::ptrdiff_t out_axis_size, std::ptrdiff_t axis, const index_array<Rank>& o) {
+    const auto a = static_cast<std::size_t>(axis);
+    indexed_source<Rank> s;
+    s.index = o;
+    s.index.at(a) = 0;
+    const I raw = indices[s.index];
+    bool hot = false;
+    if constexpr (std::is_signed_v<I>) {
+        const std::int64_t i = raw < 0 ? std::int64_t{raw} + out_axis_size : std::int64_t{raw};
+        hot = i == o.at(a); // o[axis] lies in [0, size): equal only when i' does too
+    } else {
+        hot = std::uint64_t{raw} == static_cast<std::uint64_t>(o.at(a));
+    }
+    if (hot) // OnValue: coordinate 1 on the innermost axis of size > 1
+        for (std::size_t i = Rank; i-- > 0;)
+            if (values.extents().at(i) > 1) {
+                s.input.at(i) = 1;
+                break;
+            }
+    return s;
+}
+
+/// dmlref::one_hot, element by element.
+template <class T, class I, std::size_t Rank>
+void one_hot(strided_view<const I, Rank> indices, strided_view<const T, Rank> values, strided_view<T, Rank> output,
+             std::ptrdiff_t axis) {
+    namespace d = dmlref::detail;
+    const d::layout idx = d::layout_of(indices), val = d::layout_of(values), out = d::layout_of(output);
+    d::throw_if(d::check_layout("one_hot", "IndicesTensor", idx, false));
+    d::throw_if(d::check_layout("one_hot", "ValuesTensor", val, false));
+    d::throw_if(d::check_layout("one_hot", "OutputTensor", out, true));
+    d::throw_if(d::check_one_hot_shapes("one_hot", idx, val, out, axis));
+    const std::ptrdiff_t size = output.extents().at(static_cast<std::size_t>(axis));
+    detail::for_each_coordinate<Rank>(output.extents(), [&](const index_array<Rank>& o) {
+        detail::copy_bits(output[o], values[one_hot_source_of(indices, values, size, axis, o).input]);
     });
 }
 

@@ -92,11 +92,13 @@ struct logical_source {
 };
 
 /// Fits the logical output into the output's axes, compares the sizes, and fills the walk of
-/// `plan` (walked = the output, addressed = the input). `what` names the parameters for messages.
+/// `plan` (walked = the output, addressed = the input). `what` names the parameters for messages,
+/// `walked_field` the walked tensor (SCATTER_ND's UpdatesTensor).
 inline std::optional<std::string> place_output(std::string_view op, const layout& in, const layout& idx,
                                                const layout& out, const logical_shape& logical,
                                                const std::array<logical_source, 2 * max_plan_rank>& from,
-                                               std::size_t logical_rank, const std::string& what, gather_plan& plan) {
+                                               std::size_t logical_rank, const std::string& what, gather_plan& plan,
+                                               std::string_view walked_field = "OutputTensor") {
     const std::size_t n = out.rank;
     std::array<std::size_t, 2 * max_plan_rank> axis_of{};
     if (!fit_logical_shape(logical, logical_rank, n, axis_of))
@@ -109,7 +111,7 @@ inline std::optional<std::string> place_output(std::string_view op, const layout
         if (axis_of[l] < n) expected[axis_of[l]] = logical[l];
     for (std::size_t j = 0; j < n; ++j)
         if (out.extents[j] != expected[j])
-            return detail::message("{}: OutputTensor.Sizes {} differ from {}, the sizes {} gives for {}", op,
+            return detail::message("{}: {}.Sizes {} differ from {}, the sizes {} gives for {}", op, walked_field,
                                    extents_text(std::span(out.extents).first(n)),
                                    extents_text(std::span(expected).first(n)), op, what);
     plan.rank = n;
@@ -167,8 +169,8 @@ inline std::optional<std::string> check_gather_shapes(std::string_view op, const
     return std::nullopt;
 }
 
-/// GATHER_ELEMENTS' shape rules (SCATTER_ELEMENTS' too, with `updates_field` for OutputTensor and
-/// the addressed tensor's layout as `in`); fills `plan` when they hold.
+/// GATHER_ELEMENTS' shape rules (SCATTER_ELEMENTS' too, with `out_field` naming the updates and
+/// the output's layout as `in`); fills `plan` when they hold.
 inline std::optional<std::string> check_gather_elements_shapes(std::string_view op, const layout& in, const layout& idx,
                                                                const layout& out, std::ptrdiff_t axis,
                                                                gather_plan& plan,
@@ -200,12 +202,13 @@ inline std::optional<std::string> check_gather_elements_shapes(std::string_view 
     return std::nullopt;
 }
 
-/// GATHER_ND1's shape rules (GATHER_ND with batch_dims 0; SCATTER_ND's with `out_field` naming
-/// the updates); fills `plan` when they hold.
+/// GATHER_ND1's shape rules (GATHER_ND with batch_dims 0; SCATTER_ND's with the output's layout
+/// as `in` and `walked_field` naming the updates); fills `plan` when they hold.
 inline std::optional<std::string> check_gather_nd_shapes(std::string_view op, const layout& in, const layout& idx,
                                                          const layout& out, std::ptrdiff_t input_dims,
                                                          std::ptrdiff_t indices_dims, std::ptrdiff_t batch_dims,
-                                                         gather_plan& plan) {
+                                                         gather_plan& plan,
+                                                         std::string_view walked_field = "OutputTensor") {
     const auto n = static_cast<std::ptrdiff_t>(in.rank);
     if (input_dims < 1 || input_dims > n)
         return detail::message("{}: InputDimensionCount is {}; it must lie in [1, {}] (the tensors' DimensionCount)", op,
@@ -258,7 +261,7 @@ inline std::optional<std::string> check_gather_nd_shapes(std::string_view op, co
                               detail::message("InputDimensionCount {}, IndicesDimensionCount {}, BatchDimensionCount {} "
                                               "and an index tuple of {}",
                                               input_dims, indices_dims, batch_dims, tuple),
-                              plan))
+                              plan, walked_field))
         return m;
     plan.tuple = static_cast<std::size_t>(tuple);
     plan.tuple_step = at(idx.strides, n - 1);
@@ -308,13 +311,6 @@ void check_gather_views(std::string_view op, const strided_view<const T, Rank>& 
                          "InputTensor", input.base() + input.offset(), layout_of(input), sizeof(T)));
     throw_if(check_apart(op, "OutputTensor", output.base() + output.offset(), layout_of(output), sizeof(T),
                          "IndicesTensor", indices.base() + indices.offset(), layout_of(indices), sizeof(I)));
-}
-
-template <class T> const std::byte* bytes_at(const T* base, std::ptrdiff_t offset) noexcept {
-    return reinterpret_cast<const std::byte*>(base + offset);
-}
-template <class T> std::byte* bytes_at(T* base, std::ptrdiff_t offset) noexcept {
-    return reinterpret_cast<std::byte*>(base + offset);
 }
 
 // ---- the desc rules -----------------------------------------------------------------------------

@@ -231,9 +231,17 @@ inline void run_gather_plan(const gather_plan& p, const std::byte* walked_in, st
     }
 }
 
+/// A view's element 0 as bytes.
+template <class T> const std::byte* bytes_at(const T* base, std::ptrdiff_t offset) noexcept {
+    return reinterpret_cast<const std::byte*>(base + offset);
+}
+template <class T> std::byte* bytes_at(T* base, std::ptrdiff_t offset) noexcept {
+    return reinterpret_cast<std::byte*>(base + offset);
+}
+
 /// The bytes [first, end) a view of `l` at `base` with elements of `width` bytes covers; nullopt
 /// where an address does not fit.
-inline std::optional<std::pair<std::uintptr_t, std::uintptr_t>> byte_range(const void* base, const layout& l,
+inline std::optional<std::pair<std::uintptr_t, std::uintptr_t>> view_byte_range(const void* base, const layout& l,
                                                                            std::size_t width) noexcept {
     const auto reach = checked_reach({l.extents.data(), l.rank}, {l.strides.data(), l.rank});
     if (!reach) return std::nullopt;
@@ -250,7 +258,7 @@ inline std::optional<std::string> check_apart(std::string_view op, std::string_v
                                               const layout& out_layout, std::size_t out_width,
                                               std::string_view in_field, const void* in, const layout& in_layout,
                                               std::size_t in_width) {
-    const auto a = byte_range(out, out_layout, out_width), b = byte_range(in, in_layout, in_width);
+    const auto a = view_byte_range(out, out_layout, out_width), b = view_byte_range(in, in_layout, in_width);
     if (!a || !b)
         return detail::message("{}: the {} view's memory reaches outside the address space", op, !a ? out_field : in_field);
     if (a->first < b->second && b->first < a->second)
@@ -381,7 +389,7 @@ inline std::optional<std::string> check_level(std::string_view op, feature_level
 }
 
 /// One named tensor of a desc, for the shared rules below.
-struct named_tensor {
+struct indexed_tensor_ref {
     std::string_view field;
     const buffer_tensor_desc* desc;
     tensor_role role;
@@ -390,12 +398,12 @@ struct named_tensor {
 /// Each tensor's own rules, then: one DimensionCount for all, and the data tensors of one DataType
 /// (the first data tensor's).
 inline std::optional<std::string> check_indexed_tensors(std::string_view op, feature_level level,
-                                                        std::initializer_list<named_tensor> tensors) {
-    for (const named_tensor& t : tensors)
+                                                        std::initializer_list<indexed_tensor_ref> tensors) {
+    for (const indexed_tensor_ref& t : tensors)
         if (auto m = check_indexed_tensor(op, level, t.field, *t.desc, t.role)) return m;
-    const named_tensor& first = *tensors.begin();
-    const named_tensor* first_data = nullptr;
-    for (const named_tensor& t : tensors) {
+    const indexed_tensor_ref& first = *tensors.begin();
+    const indexed_tensor_ref* first_data = nullptr;
+    for (const indexed_tensor_ref& t : tensors) {
         if (t.desc->sizes.size() != first.desc->sizes.size())
             return detail::message("{}: {} has {} dimensions; {} has {}; they must match", op, t.field,
                                    t.desc->sizes.size(), first.field, first.desc->sizes.size());
