@@ -21,13 +21,11 @@ using namespace dmlref;
 
 namespace {
 
-template <class T> std::vector<T> values_of(const std::vector<T>& v) { return v; }
-
 template <class T, std::size_t Rank> std::vector<T> contents(const tensor<T, Rank>& t) {
     return std::vector<T>(t.values().begin(), t.values().end());
 }
 
-/// A packed tensor's bytes and its desc.
+/// A vector's elements as the bytes of a buffer.
 template <class T> std::span<const std::byte> bytes_of(const std::vector<T>& v) { return std::as_bytes(std::span(v)); }
 template <class T> std::span<std::byte> writable_bytes_of(std::vector<T>& v) { return std::as_writable_bytes(std::span(v)); }
 
@@ -817,7 +815,7 @@ template <class T, class I, std::size_t Rank> bool random_one_hot(rng_t& rng) {
     return true;
 }
 
-/// Runs `one` on cases drawn from `seed` until `wanted` of them were valid, over the four widths,
+/// Runs `Case` on cases drawn from `seed` until `wanted` of them were valid, over the four widths,
 /// four index types and ranks 1, 3 and 5.
 template <template <class, class, std::size_t> class Case> int run_random(std::uint64_t seed, int wanted) {
     rng_t rng(seed);
