@@ -6,6 +6,7 @@
 
 #include "data_type.hpp"        // IWYU pragma: export
 #include "error.hpp"            // IWYU pragma: export
+#include "indexed.hpp"          // IWYU pragma: export
 #include "operator.hpp"         // IWYU pragma: export
 #include "ops/depth_space.hpp"  // IWYU pragma: export
 #include "ops/identity.hpp"     // IWYU pragma: export
