@@ -15,8 +15,13 @@
 // and compared per output element; the item's output is also checked bit for bit against
 // dmlref's. Its item is small enough to sit in the caches, which can only flatter it.
 //
-// Usage: dmlref_sweep [--cases N] [--seed S] [--repetitions R] [--only K]   (defaults 300, 1, 5; --only
-// times case K of the N alone)
+// With --transposes it draws transposes alone: a random permutation of a rank 2-6 tensor of 1-,
+// 2-, 4- or 8-byte elements, 16-64 MiB, packed or padded-pitch on either side (a SLICE1 whose
+// window is the whole input with strides 1, over an input whose strides follow the permutation),
+// and its summary gives the ratios per element width and how many cases run under 0.1x and 0.3x.
+//
+// Usage: dmlref_sweep [--cases N] [--seed S] [--repetitions R] [--only K] [--transposes]   (defaults
+// 300, 1, 5; --only times case K of the N alone)
 
 #include <algorithm>
 #include <chrono>
@@ -230,6 +235,65 @@ std::optional<sweep_case> random_case(rng_type& rng) {
     return c;
 }
 
+/// One random transpose, or nullopt when its sizes miss the 16-64 MiB output or the input cap: the
+/// output is the input's axes in another order. Axis 0 is the batch the evaluator samples (any
+/// axis of the input's memory order, as the others).
+std::optional<sweep_case> random_transpose(rng_type& rng) {
+    const data_type type = rng.pick(types);
+    const std::uint64_t w = element_size(type);
+    const std::uint64_t target = (rng.in(16, 63) * mib + rng.in(0, 1u << 20)) / w;
+    const std::size_t rank = rng.in(2, 6);
+    const auto batch = static_cast<std::uint32_t>(std::max<std::uint64_t>(rng.in(2, 64), (target + (1u << 20) - 1) >> 20));
+    sizes_t sizes{batch};
+    if (rank > 1) {
+        const sizes_t inner = split_elements(rng, rank - 1, target / batch, 1);
+        sizes.insert(sizes.end(), inner.begin(), inner.end());
+    }
+    // The input's memory order: a permutation other than the output's (axis rank - 1 fastest).
+    std::vector<std::size_t> order(rank); // fastest axis first
+    for (std::size_t i = 0; i < rank; ++i) order[i] = rank - 1 - i;
+    const std::vector<std::size_t> identity = order;
+    while (order == identity) dmlref::seeded::shuffle(order.begin(), order.end(), rng.engine);
+    const bool in_padded = rng.chance(0.5), out_padded = rng.chance(0.5);
+    sizes_t in_strides(rank);
+    std::uint64_t stride = 1;
+    for (std::size_t axis : order) {
+        in_strides[axis] = static_cast<std::uint32_t>(stride);
+        stride *= sizes[axis];
+        if (in_padded) stride += rng.in(1, 17);
+    }
+    std::optional<sizes_t> out_strides;
+    if (out_padded) {
+        out_strides = sizes_t(rank);
+        stride = 1;
+        for (std::size_t axis = rank; axis-- > 0;) {
+            (*out_strides)[axis] = static_cast<std::uint32_t>(stride);
+            stride = stride * sizes[axis] + rng.in(1, 17);
+        }
+    }
+    auto build = [&](std::uint32_t n) -> operator_desc {
+        sizes_t s = sizes;
+        s[0] = n;
+        std::vector<std::uint32_t> window(s.begin(), s.end());
+        return slice1_desc{make_buffer_tensor_desc(type, s, in_strides), make_buffer_tensor_desc(type, s, out_strides),
+                           std::vector<std::uint32_t>(rank, 0), window, std::vector<std::int32_t>(rank, 1)};
+    };
+    sweep_case c;
+    c.desc = build(batch);
+    c.one_batch = build(1);
+    c.elements = product(sizes);
+    c.batch_elements = c.elements / batch;
+    c.bytes = c.elements * w;
+    const std::uint64_t in_bytes = std::visit([](const auto& d) { return d.input_tensor.total_tensor_size_in_bytes; }, c.desc);
+    if (c.bytes < 16 * mib || c.bytes > 64 * mib || in_bytes > max_input_bytes || c.batch_elements > (2u << 20))
+        return std::nullopt;
+    c.what = fmt::format("TRANSPOSE {} {} in {} (strides {}) out {}{}", to_string(type), fmt::join(sizes, "x"),
+                         in_padded ? "padded" : "packed", fmt::join(in_strides, ","), out_padded ? "padded" : "packed",
+                         out_strides ? fmt::format(" (strides {})", fmt::join(*out_strides, ",")) : std::string());
+    if (validate(c.desc, newest_feature_level) || validate(c.one_batch, newest_feature_level)) return std::nullopt;
+    return c;
+}
+
 std::vector<std::byte> pattern(std::uint64_t count, std::uint32_t seed) {
     std::vector<std::byte> bytes(count);
     std::uint32_t state = seed;
@@ -263,28 +327,37 @@ std::pair<std::uint64_t, std::uint64_t> buffer_bytes(const operator_desc& d) {
 int main(int argc, char** argv) {
     std::uint64_t cases = 300, seed = 1, only = ~std::uint64_t{0};
     int repetitions = 5;
-    for (int i = 1; i + 1 < argc; i += 2) {
+    bool transposes = false;
+    for (int i = 1; i < argc; i += 2) {
         const std::string flag = argv[i];
-        if (flag == "--cases") cases = std::stoull(argv[i + 1]);
+        if (flag == "--transposes") {
+            transposes = true;
+            --i;
+        } else if (i + 1 == argc) {
+            std::fprintf(stderr, "usage: dmlref_sweep [--cases N] [--seed S] [--repetitions R] [--only K] [--transposes]\n");
+            return 2;
+        } else if (flag == "--cases") cases = std::stoull(argv[i + 1]);
         else if (flag == "--seed") seed = std::stoull(argv[i + 1]);
         else if (flag == "--repetitions") repetitions = std::max(1, std::stoi(argv[i + 1]));
         else if (flag == "--only") only = std::stoull(argv[i + 1]);
         else {
-            std::fprintf(stderr, "usage: dmlref_sweep [--cases N] [--seed S] [--repetitions R] [--only K]\n");
+            std::fprintf(stderr, "usage: dmlref_sweep [--cases N] [--seed S] [--repetitions R] [--only K] [--transposes]\n");
             return 2;
         }
     }
     rng_type rng{dmlref::seeded::generator(seed)};
-    std::printf("dmlref_sweep: %llu cases, seed %llu, %d repetitions; x_memcpy: memcpy's best time for the "
+    std::printf("dmlref_sweep: %llu %scases, seed %llu, %d repetitions; x_memcpy: memcpy's best time for the "
                 "output's bytes over dmlref's (desc-level execute, one thread), the two alternating; "
                 "x_naive: the per-element evaluator's time per output element, timed on one batch item, over "
                 "dmlref's on the whole case\n",
-                static_cast<unsigned long long>(cases), static_cast<unsigned long long>(seed), repetitions);
+                static_cast<unsigned long long>(cases), transposes ? "transpose " : "", static_cast<unsigned long long>(seed),
+                repetitions);
     std::vector<double> to_memcpy, to_naive;
+    std::vector<std::vector<double>> by_width(9); // x_memcpy per element width
     std::uint64_t misses = 0, skipped = 0;
     std::vector<std::byte> copy_from, copy_to;
     for (std::uint64_t k = 0; k < cases;) {
-        const std::optional<sweep_case> c = random_case(rng);
+        const std::optional<sweep_case> c = transposes ? random_transpose(rng) : random_case(rng);
         if (!c) {
             ++skipped;
             continue;
@@ -324,6 +397,7 @@ int main(int argc, char** argv) {
         misses += miss ? 1 : 0;
         to_memcpy.push_back(x_memcpy);
         to_naive.push_back(x_naive);
+        by_width[c->bytes / c->elements].push_back(x_memcpy);
         std::printf("%3llu %s  %.1f MiB  x_memcpy %.2f  x_naive %.1f%s%s\n", static_cast<unsigned long long>(k),
                     c->what.c_str(), static_cast<double>(c->bytes) / static_cast<double>(mib), x_memcpy, x_naive,
                     exact ? "" : "  MISMATCH", miss ? "  MISS" : "");
@@ -335,5 +409,16 @@ int main(int argc, char** argv) {
                 to_memcpy.size(), static_cast<unsigned long long>(skipped), quantile(to_memcpy, 0.0),
                 quantile(to_memcpy, 0.1), quantile(to_memcpy, 0.5), quantile(to_naive, 0.0),
                 static_cast<unsigned long long>(misses));
+    auto below = [](const std::vector<double>& v, double limit) { return std::count_if(v.begin(), v.end(), [&](double x) { return x < limit; }); };
+    if (transposes && !to_memcpy.empty()) {
+        std::printf("x_memcpy by element width (cases, min, p10, median, under 0.1x, under 0.3x):\n");
+        for (std::size_t width : {1u, 2u, 4u, 8u})
+            if (!by_width[width].empty())
+                std::printf("  %zu-byte  %3zu  %.2f  %.2f  %.2f  %3td  %3td\n", width, by_width[width].size(),
+                            quantile(by_width[width], 0.0), quantile(by_width[width], 0.1), quantile(by_width[width], 0.5),
+                            below(by_width[width], 0.1), below(by_width[width], 0.3));
+        std::printf("  all     %3zu  %.2f  %.2f  %.2f  %3td  %3td\n", to_memcpy.size(), quantile(to_memcpy, 0.0),
+                    quantile(to_memcpy, 0.1), quantile(to_memcpy, 0.5), below(to_memcpy, 0.1), below(to_memcpy, 0.3));
+    }
     return misses == 0 ? 0 : 1;
 }
