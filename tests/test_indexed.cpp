@@ -665,55 +665,34 @@ bool fit(const std::vector<std::ptrdiff_t>& logical, index_array<Rank>& out) {
     return true;
 }
 
-template <class T, class I, std::size_t Rank> bool random_gather(rng_t& rng) {
-    const auto in_e = first<Rank>(small_extents(rng, Rank));
-    const auto axis = static_cast<std::size_t>(draw(rng, 0, static_cast<std::ptrdiff_t>(Rank) - 1));
-    const auto k = static_cast<std::size_t>(draw(rng, 0, static_cast<std::ptrdiff_t>(Rank)));
-    index_array<Rank> idx_e{};
-    idx_e.fill(1);
-    for (std::size_t e = Rank - k; e < Rank; ++e) idx_e[e] = draw(rng, 0, 2) == 0 ? 1 : draw(rng, 1, 3);
-    std::vector<std::ptrdiff_t> logical(in_e.begin(), in_e.begin() + static_cast<std::ptrdiff_t>(axis));
-    logical.insert(logical.end(), idx_e.begin() + static_cast<std::ptrdiff_t>(Rank - k), idx_e.end());
-    logical.insert(logical.end(), in_e.begin() + static_cast<std::ptrdiff_t>(axis + 1), in_e.end());
-    index_array<Rank> out_e{};
-    if (!fit<Rank>(logical, out_e)) return false;
-    const bool plain = draw(rng, 0, 2) == 0;
-    random_view<T, Rank> in(rng, in_e, plain), fast(rng, out_e, plain);
-    random_view<I, Rank> idx(rng, idx_e, plain);
-    fill_random(rng, in);
-    fill_random(rng, fast);
-    fill_indices(rng, idx, [&](const index_array<Rank>&) { return in_e[axis]; });
+/// Runs the engine on `fast` and the textbook on a copy of it, and checks that the two buffers
+/// agree bit for bit (the elements a view skips included).
+template <class T, std::size_t Rank, class Engine, class Textbook>
+bool engine_matches_textbook(random_view<T, Rank>& fast, Engine engine, Textbook textbook) {
     random_view<T, Rank> slow = fast;
-    gather(in.cview(), idx.cview(), fast.view(), static_cast<std::ptrdiff_t>(axis), static_cast<std::ptrdiff_t>(k));
-    textbook::gather(in.cview(), idx.cview(), slow.view(), static_cast<std::ptrdiff_t>(axis), static_cast<std::ptrdiff_t>(k));
+    engine(fast.view());
+    textbook(slow.view());
     CHECK(std::memcmp(fast.buffer.data(), slow.buffer.data(), fast.buffer.size() * sizeof(T)) == 0);
     return true;
 }
 
-template <class T, class I, std::size_t Rank> bool random_gather_elements(rng_t& rng) {
-    const auto in_e = first<Rank>(small_extents(rng, Rank));
+/// Input sizes, an axis (returned) and index sizes that are the input's but on that axis, for
+/// GATHER_ELEMENTS and SCATTER_ELEMENTS.
+template <std::size_t Rank>
+std::size_t random_elements_extents(rng_t& rng, index_array<Rank>& in_e, index_array<Rank>& idx_e) {
+    in_e = first<Rank>(small_extents(rng, Rank));
     const auto axis = static_cast<std::size_t>(draw(rng, 0, static_cast<std::ptrdiff_t>(Rank) - 1));
-    index_array<Rank> idx_e = in_e;
+    idx_e = in_e;
     idx_e[axis] = draw(rng, 1, 4);
-    const bool plain = draw(rng, 0, 2) == 0;
-    random_view<T, Rank> in(rng, in_e, plain), fast(rng, idx_e, plain);
-    random_view<I, Rank> idx(rng, idx_e, plain);
-    fill_random(rng, in);
-    fill_random(rng, fast);
-    fill_indices(rng, idx, [&](const index_array<Rank>&) { return in_e[axis]; });
-    random_view<T, Rank> slow = fast;
-    gather_elements(in.cview(), idx.cview(), fast.view(), static_cast<std::ptrdiff_t>(axis));
-    textbook::gather_elements(in.cview(), idx.cview(), slow.view(), static_cast<std::ptrdiff_t>(axis));
-    CHECK(std::memcmp(fast.buffer.data(), slow.buffer.data(), fast.buffer.size() * sizeof(T)) == 0);
-    return true;
+    return axis;
 }
 
-template <class T, class I, std::size_t Rank> bool random_gather_nd(rng_t& rng) {
-    const auto ni = static_cast<std::size_t>(draw(rng, 1, static_cast<std::ptrdiff_t>(Rank)));
-    const auto nj = static_cast<std::size_t>(draw(rng, 1, static_cast<std::ptrdiff_t>(Rank)));
-    const auto b = static_cast<std::size_t>(draw(rng, 0, static_cast<std::ptrdiff_t>(std::min(ni, nj)) - 1));
-    const auto t = static_cast<std::size_t>(draw(rng, 1, static_cast<std::ptrdiff_t>(ni - b)));
-    index_array<Rank> in_e{}, idx_e{};
+/// Input and index sizes for InputDimensionCount `ni`, IndicesDimensionCount `nj`, `b` batch axes
+/// and tuples of `t` (GATHER_ND1; SCATTER_ND with b = 0), and the output's sizes (SCATTER_ND's
+/// updates'); false where those do not fit in Rank axes.
+template <std::size_t Rank>
+bool random_nd_extents(rng_t& rng, std::size_t ni, std::size_t nj, std::size_t b, std::size_t t, index_array<Rank>& in_e,
+                       index_array<Rank>& idx_e, index_array<Rank>& out_e) {
     in_e.fill(1);
     idx_e.fill(1);
     const auto more = small_extents(rng, 2 * Rank);
@@ -724,96 +703,139 @@ template <class T, class I, std::size_t Rank> bool random_gather_nd(rng_t& rng) 
     const std::size_t r = ni - b - t;
     std::vector<std::ptrdiff_t> logical(idx_e.begin() + static_cast<std::ptrdiff_t>(Rank - nj), idx_e.end() - 1);
     logical.insert(logical.end(), in_e.begin() + static_cast<std::ptrdiff_t>(Rank - r), in_e.end());
-    index_array<Rank> out_e{};
-    if (!fit<Rank>(logical, out_e)) return false;
-    const bool plain = draw(rng, 0, 2) == 0;
-    random_view<T, Rank> in(rng, in_e, plain), fast(rng, out_e, plain);
-    random_view<I, Rank> idx(rng, idx_e, plain);
-    fill_random(rng, in);
-    fill_random(rng, fast);
-    fill_indices(rng, idx, [&](const index_array<Rank>& c) { return in_e[Rank - ni + b + static_cast<std::size_t>(c[Rank - 1])]; });
-    random_view<T, Rank> slow = fast;
-    const auto pi = static_cast<std::ptrdiff_t>(ni), pj = static_cast<std::ptrdiff_t>(nj), pb = static_cast<std::ptrdiff_t>(b);
-    gather_nd(in.cview(), idx.cview(), fast.view(), pi, pj, pb);
-    textbook::gather_nd(in.cview(), idx.cview(), slow.view(), pi, pj, pb);
-    CHECK(std::memcmp(fast.buffer.data(), slow.buffer.data(), fast.buffer.size() * sizeof(T)) == 0);
-    return true;
+    return fit<Rank>(logical, out_e);
 }
 
-template <class T, class I, std::size_t Rank> bool random_scatter_elements(rng_t& rng) {
-    const auto in_e = first<Rank>(small_extents(rng, Rank));
-    const auto axis = static_cast<std::size_t>(draw(rng, 0, static_cast<std::ptrdiff_t>(Rank) - 1));
-    index_array<Rank> idx_e = in_e;
-    idx_e[axis] = draw(rng, 1, 4);
-    const bool plain = draw(rng, 0, 2) == 0;
-    random_view<T, Rank> in(rng, in_e, plain), upd(rng, idx_e, plain), fast(rng, in_e, plain);
-    random_view<I, Rank> idx(rng, idx_e, plain);
-    fill_random(rng, in);
-    fill_random(rng, upd);
-    fill_random(rng, fast);
-    fill_indices(rng, idx, [&](const index_array<Rank>&) { return in_e[axis]; });
-    random_view<T, Rank> slow = fast;
-    scatter_elements(in.cview(), idx.cview(), upd.cview(), fast.view(), static_cast<std::ptrdiff_t>(axis));
-    textbook::scatter_elements(in.cview(), idx.cview(), upd.cview(), slow.view(), static_cast<std::ptrdiff_t>(axis));
-    CHECK(std::memcmp(fast.buffer.data(), slow.buffer.data(), fast.buffer.size() * sizeof(T)) == 0);
-    return true;
-}
+/// The random cases for run_random: each run() draws one, checks engine == textbook and returns
+/// true, or returns false where the drawn shapes do not fit (so another is drawn).
+template <class T, class I, std::size_t Rank> struct gather_case {
+    static bool run(rng_t& rng) {
+        const auto in_e = first<Rank>(small_extents(rng, Rank));
+        const auto axis = static_cast<std::size_t>(draw(rng, 0, static_cast<std::ptrdiff_t>(Rank) - 1));
+        const auto k = static_cast<std::size_t>(draw(rng, 0, static_cast<std::ptrdiff_t>(Rank)));
+        index_array<Rank> idx_e{};
+        idx_e.fill(1);
+        for (std::size_t e = Rank - k; e < Rank; ++e) idx_e[e] = draw(rng, 0, 2) == 0 ? 1 : draw(rng, 1, 3);
+        std::vector<std::ptrdiff_t> logical(in_e.begin(), in_e.begin() + static_cast<std::ptrdiff_t>(axis));
+        logical.insert(logical.end(), idx_e.begin() + static_cast<std::ptrdiff_t>(Rank - k), idx_e.end());
+        logical.insert(logical.end(), in_e.begin() + static_cast<std::ptrdiff_t>(axis + 1), in_e.end());
+        index_array<Rank> out_e{};
+        if (!fit<Rank>(logical, out_e)) return false;
+        const bool plain = draw(rng, 0, 2) == 0;
+        random_view<T, Rank> in(rng, in_e, plain), fast(rng, out_e, plain);
+        random_view<I, Rank> idx(rng, idx_e, plain);
+        fill_random(rng, in);
+        fill_random(rng, fast);
+        fill_indices(rng, idx, [&](const index_array<Rank>&) { return in_e[axis]; });
+        const auto a = static_cast<std::ptrdiff_t>(axis), pk = static_cast<std::ptrdiff_t>(k);
+        return engine_matches_textbook(
+            fast, [&](strided_view<T, Rank> out) { gather(in.cview(), idx.cview(), out, a, pk); },
+            [&](strided_view<T, Rank> out) { textbook::gather(in.cview(), idx.cview(), out, a, pk); });
+    }
+};
 
-template <class T, class I, std::size_t Rank> bool random_scatter_nd(rng_t& rng) {
-    const auto ni = static_cast<std::size_t>(draw(rng, 1, static_cast<std::ptrdiff_t>(Rank)));
-    const auto nj = static_cast<std::size_t>(draw(rng, 1, static_cast<std::ptrdiff_t>(Rank)));
-    const auto t = static_cast<std::size_t>(draw(rng, 1, static_cast<std::ptrdiff_t>(ni)));
-    index_array<Rank> in_e{}, idx_e{};
-    in_e.fill(1);
-    idx_e.fill(1);
-    const auto more = small_extents(rng, 2 * Rank);
-    for (std::size_t i = Rank - ni; i < Rank; ++i) in_e[i] = more[i];
-    for (std::size_t i = Rank - nj; i < Rank; ++i) idx_e[i] = more[Rank + i];
-    idx_e[Rank - 1] = static_cast<std::ptrdiff_t>(t);
-    const std::size_t r = ni - t;
-    std::vector<std::ptrdiff_t> logical(idx_e.begin() + static_cast<std::ptrdiff_t>(Rank - nj), idx_e.end() - 1);
-    logical.insert(logical.end(), in_e.begin() + static_cast<std::ptrdiff_t>(Rank - r), in_e.end());
-    index_array<Rank> upd_e{};
-    if (!fit<Rank>(logical, upd_e)) return false;
-    const bool plain = draw(rng, 0, 2) == 0;
-    random_view<T, Rank> in(rng, in_e, plain), upd(rng, upd_e, plain), fast(rng, in_e, plain);
-    random_view<I, Rank> idx(rng, idx_e, plain);
-    fill_random(rng, in);
-    fill_random(rng, upd);
-    fill_random(rng, fast);
-    fill_indices(rng, idx, [&](const index_array<Rank>& c) { return in_e[Rank - ni + static_cast<std::size_t>(c[Rank - 1])]; });
-    random_view<T, Rank> slow = fast;
-    const auto pi = static_cast<std::ptrdiff_t>(ni), pj = static_cast<std::ptrdiff_t>(nj);
-    scatter_nd(in.cview(), idx.cview(), upd.cview(), fast.view(), pi, pj);
-    textbook::scatter_nd(in.cview(), idx.cview(), upd.cview(), slow.view(), pi, pj);
-    CHECK(std::memcmp(fast.buffer.data(), slow.buffer.data(), fast.buffer.size() * sizeof(T)) == 0);
-    return true;
-}
+template <class T, class I, std::size_t Rank> struct gather_elements_case {
+    static bool run(rng_t& rng) {
+        index_array<Rank> in_e{}, idx_e{};
+        const std::size_t axis = random_elements_extents<Rank>(rng, in_e, idx_e);
+        const bool plain = draw(rng, 0, 2) == 0;
+        random_view<T, Rank> in(rng, in_e, plain), fast(rng, idx_e, plain);
+        random_view<I, Rank> idx(rng, idx_e, plain);
+        fill_random(rng, in);
+        fill_random(rng, fast);
+        fill_indices(rng, idx, [&](const index_array<Rank>&) { return in_e[axis]; });
+        const auto a = static_cast<std::ptrdiff_t>(axis);
+        return engine_matches_textbook(
+            fast, [&](strided_view<T, Rank> out) { gather_elements(in.cview(), idx.cview(), out, a); },
+            [&](strided_view<T, Rank> out) { textbook::gather_elements(in.cview(), idx.cview(), out, a); });
+    }
+};
 
-template <class T, class I, std::size_t Rank> bool random_one_hot(rng_t& rng) {
-    const auto out_e = first<Rank>(small_extents(rng, Rank));
-    const auto axis = static_cast<std::size_t>(draw(rng, 0, static_cast<std::ptrdiff_t>(Rank) - 1));
-    index_array<Rank> idx_e = out_e, val_e = first<Rank>(small_extents(rng, Rank));
-    idx_e[axis] = 1;
-    if (std::all_of(val_e.begin(), val_e.end(), [](std::ptrdiff_t e) { return e == 1; })) return false;
-    const bool plain = draw(rng, 0, 2) == 0;
-    random_view<T, Rank> val(rng, val_e, plain), fast(rng, out_e, plain);
-    random_view<I, Rank> idx(rng, idx_e, plain);
-    fill_random(rng, val);
-    fill_random(rng, fast);
-    auto view = idx.view(); // some indices out of range on either side
-    for (auto& x : idx.buffer) x = random_element<I>(rng);
-    textbook::detail::for_each_coordinate<Rank>(idx_e, [&](const index_array<Rank>& c) {
-        const std::ptrdiff_t n = out_e[axis];
-        if (draw(rng, 0, 7) != 0)
-            view[c] = static_cast<I>(std::is_signed_v<I> ? draw(rng, -n - 1, n) : draw(rng, 0, n));
-    });
-    random_view<T, Rank> slow = fast;
-    one_hot(idx.cview(), val.cview(), fast.view(), static_cast<std::ptrdiff_t>(axis));
-    textbook::one_hot(idx.cview(), val.cview(), slow.view(), static_cast<std::ptrdiff_t>(axis));
-    CHECK(std::memcmp(fast.buffer.data(), slow.buffer.data(), fast.buffer.size() * sizeof(T)) == 0);
-    return true;
-}
+template <class T, class I, std::size_t Rank> struct gather_nd_case {
+    static bool run(rng_t& rng) {
+        const auto ni = static_cast<std::size_t>(draw(rng, 1, static_cast<std::ptrdiff_t>(Rank)));
+        const auto nj = static_cast<std::size_t>(draw(rng, 1, static_cast<std::ptrdiff_t>(Rank)));
+        const auto b = static_cast<std::size_t>(draw(rng, 0, static_cast<std::ptrdiff_t>(std::min(ni, nj)) - 1));
+        const auto t = static_cast<std::size_t>(draw(rng, 1, static_cast<std::ptrdiff_t>(ni - b)));
+        index_array<Rank> in_e{}, idx_e{}, out_e{};
+        if (!random_nd_extents<Rank>(rng, ni, nj, b, t, in_e, idx_e, out_e)) return false;
+        const bool plain = draw(rng, 0, 2) == 0;
+        random_view<T, Rank> in(rng, in_e, plain), fast(rng, out_e, plain);
+        random_view<I, Rank> idx(rng, idx_e, plain);
+        fill_random(rng, in);
+        fill_random(rng, fast);
+        fill_indices(rng, idx, [&](const index_array<Rank>& c) { return in_e[Rank - ni + b + static_cast<std::size_t>(c[Rank - 1])]; });
+        const auto pi = static_cast<std::ptrdiff_t>(ni), pj = static_cast<std::ptrdiff_t>(nj), pb = static_cast<std::ptrdiff_t>(b);
+        return engine_matches_textbook(
+            fast, [&](strided_view<T, Rank> out) { gather_nd(in.cview(), idx.cview(), out, pi, pj, pb); },
+            [&](strided_view<T, Rank> out) { textbook::gather_nd(in.cview(), idx.cview(), out, pi, pj, pb); });
+    }
+};
+
+template <class T, class I, std::size_t Rank> struct scatter_elements_case {
+    static bool run(rng_t& rng) {
+        index_array<Rank> in_e{}, idx_e{};
+        const std::size_t axis = random_elements_extents<Rank>(rng, in_e, idx_e);
+        const bool plain = draw(rng, 0, 2) == 0;
+        random_view<T, Rank> in(rng, in_e, plain), upd(rng, idx_e, plain), fast(rng, in_e, plain);
+        random_view<I, Rank> idx(rng, idx_e, plain);
+        fill_random(rng, in);
+        fill_random(rng, upd);
+        fill_random(rng, fast);
+        fill_indices(rng, idx, [&](const index_array<Rank>&) { return in_e[axis]; });
+        const auto a = static_cast<std::ptrdiff_t>(axis);
+        return engine_matches_textbook(
+            fast, [&](strided_view<T, Rank> out) { scatter_elements(in.cview(), idx.cview(), upd.cview(), out, a); },
+            [&](strided_view<T, Rank> out) { textbook::scatter_elements(in.cview(), idx.cview(), upd.cview(), out, a); });
+    }
+};
+
+template <class T, class I, std::size_t Rank> struct scatter_nd_case {
+    static bool run(rng_t& rng) {
+        const auto ni = static_cast<std::size_t>(draw(rng, 1, static_cast<std::ptrdiff_t>(Rank)));
+        const auto nj = static_cast<std::size_t>(draw(rng, 1, static_cast<std::ptrdiff_t>(Rank)));
+        const auto t = static_cast<std::size_t>(draw(rng, 1, static_cast<std::ptrdiff_t>(ni)));
+        index_array<Rank> in_e{}, idx_e{}, upd_e{};
+        if (!random_nd_extents<Rank>(rng, ni, nj, 0, t, in_e, idx_e, upd_e)) return false;
+        const bool plain = draw(rng, 0, 2) == 0;
+        random_view<T, Rank> in(rng, in_e, plain), upd(rng, upd_e, plain), fast(rng, in_e, plain);
+        random_view<I, Rank> idx(rng, idx_e, plain);
+        fill_random(rng, in);
+        fill_random(rng, upd);
+        fill_random(rng, fast);
+        fill_indices(rng, idx, [&](const index_array<Rank>& c) { return in_e[Rank - ni + static_cast<std::size_t>(c[Rank - 1])]; });
+        const auto pi = static_cast<std::ptrdiff_t>(ni), pj = static_cast<std::ptrdiff_t>(nj);
+        return engine_matches_textbook(
+            fast, [&](strided_view<T, Rank> out) { scatter_nd(in.cview(), idx.cview(), upd.cview(), out, pi, pj); },
+            [&](strided_view<T, Rank> out) { textbook::scatter_nd(in.cview(), idx.cview(), upd.cview(), out, pi, pj); });
+    }
+};
+
+template <class T, class I, std::size_t Rank> struct one_hot_case {
+    static bool run(rng_t& rng) {
+        const auto out_e = first<Rank>(small_extents(rng, Rank));
+        const auto axis = static_cast<std::size_t>(draw(rng, 0, static_cast<std::ptrdiff_t>(Rank) - 1));
+        index_array<Rank> idx_e = out_e, val_e = first<Rank>(small_extents(rng, Rank));
+        idx_e[axis] = 1;
+        if (std::all_of(val_e.begin(), val_e.end(), [](std::ptrdiff_t e) { return e == 1; })) return false;
+        const bool plain = draw(rng, 0, 2) == 0;
+        random_view<T, Rank> val(rng, val_e, plain), fast(rng, out_e, plain);
+        random_view<I, Rank> idx(rng, idx_e, plain);
+        fill_random(rng, val);
+        fill_random(rng, fast);
+        auto view = idx.view(); // some indices out of range on either side
+        for (auto& x : idx.buffer) x = random_element<I>(rng);
+        textbook::detail::for_each_coordinate<Rank>(idx_e, [&](const index_array<Rank>& c) {
+            const std::ptrdiff_t n = out_e[axis];
+            if (draw(rng, 0, 7) != 0)
+                view[c] = static_cast<I>(std::is_signed_v<I> ? draw(rng, -n - 1, n) : draw(rng, 0, n));
+        });
+        const auto a = static_cast<std::ptrdiff_t>(axis);
+        return engine_matches_textbook(
+            fast, [&](strided_view<T, Rank> out) { one_hot(idx.cview(), val.cview(), out, a); },
+            [&](strided_view<T, Rank> out) { textbook::one_hot(idx.cview(), val.cview(), out, a); });
+    }
+};
 
 /// Runs `Case` on cases drawn from `seed` until `wanted` of them were valid, over the four widths,
 /// four index types and ranks 1, 3 and 5.
@@ -843,26 +865,6 @@ template <template <class, class, std::size_t> class Case> int run_random(std::u
     }
     return done;
 }
-
-template <class T, class I, std::size_t Rank> struct gather_case {
-    static bool run(rng_t& rng) { return random_gather<T, I, Rank>(rng); }
-};
-template <class T, class I, std::size_t Rank> struct gather_elements_case {
-    static bool run(rng_t& rng) { return random_gather_elements<T, I, Rank>(rng); }
-};
-template <class T, class I, std::size_t Rank> struct gather_nd_case {
-    static bool run(rng_t& rng) { return random_gather_nd<T, I, Rank>(rng); }
-};
-
-template <class T, class I, std::size_t Rank> struct scatter_elements_case {
-    static bool run(rng_t& rng) { return random_scatter_elements<T, I, Rank>(rng); }
-};
-template <class T, class I, std::size_t Rank> struct scatter_nd_case {
-    static bool run(rng_t& rng) { return random_scatter_nd<T, I, Rank>(rng); }
-};
-template <class T, class I, std::size_t Rank> struct one_hot_case {
-    static bool run(rng_t& rng) { return random_one_hot<T, I, Rank>(rng); }
-};
 
 TEST_CASE("SCATTER_ELEMENTS: engine == textbook on 2,000 seeded random cases (duplicates included)",
           "[scatter][property]") {

@@ -13,7 +13,6 @@
 
 #include <array>
 #include <cstddef>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -21,6 +20,7 @@
 #include "ops/one_hot.hpp"
 #include "ops/scatter.hpp"
 #include "strided_view.hpp"
+#include "textbook.hpp"
 
 namespace dmlref::textbook {
 
@@ -71,23 +71,6 @@ std::array<std::ptrdiff_t, 2 * Rank> logical_coordinate(const std::array<std::pt
     }
     return c;
 }
-
-/// Calls `f(o)` for every coordinate of `extents`, row-major.
-template <std::size_t Rank, class F> void for_each_coordinate(const index_array<Rank>& extents, F f) {
-    index_array<Rank> o{};
-    for (;;) {
-        f(static_cast<const index_array<Rank>&>(o));
-        std::size_t i = Rank;
-        for (;;) {
-            if (i == 0) return;
-            --i;
-            if (++o[i] < extents[i]) break;
-            o[i] = 0;
-        }
-    }
-}
-
-template <class T> void copy_bits(T& to, const T& from) noexcept { std::memcpy(&to, &from, sizeof(T)); }
 
 } // namespace detail
 

@@ -315,13 +315,23 @@ void check_gather_views(std::string_view op, const strided_view<const T, Rank>& 
 
 // ---- the desc rules -----------------------------------------------------------------------------
 
+/// The rules every gather desc shares: the op exists at `level` (it came with `introduced`), and
+/// its three tensors' own rules and data types there.
+inline std::optional<std::string> check_gather_tensors(std::string_view op, feature_level level,
+                                                       feature_level introduced, const buffer_tensor_desc& input,
+                                                       const buffer_tensor_desc& indices,
+                                                       const buffer_tensor_desc& output) {
+    if (auto m = check_level(op, level, introduced)) return m;
+    return check_indexed_tensors(op, level,
+                                 {{"InputTensor", &input, tensor_role::data},
+                                  {"IndicesTensor", &indices, tensor_role::index},
+                                  {"OutputTensor", &output, tensor_role::data_output}});
+}
+
 /// DML_OPERATOR_GATHER's rules at `level` (operator-facts.md §10; never reads the index data).
 inline std::optional<std::string> check_gather(std::string_view op, const gather_desc& d, feature_level level) {
-    if (auto m = check_level(op, level, feature_level::fl_1_0)) return m;
-    if (auto m = check_indexed_tensors(op, level,
-                                       {{"InputTensor", &d.input_tensor, tensor_role::data},
-                                        {"IndicesTensor", &d.indices_tensor, tensor_role::index},
-                                        {"OutputTensor", &d.output_tensor, tensor_role::data_output}}))
+    if (auto m = check_gather_tensors(op, level, feature_level::fl_1_0, d.input_tensor, d.indices_tensor,
+                                      d.output_tensor))
         return m;
     gather_plan plan;
     return check_gather_shapes(op, desc_layout(d.input_tensor), desc_layout(d.indices_tensor),
@@ -331,11 +341,8 @@ inline std::optional<std::string> check_gather(std::string_view op, const gather
 /// DML_OPERATOR_GATHER_ELEMENTS's rules at `level` (operator-facts.md §11).
 inline std::optional<std::string> check_gather_elements(std::string_view op, const gather_elements_desc& d,
                                                         feature_level level) {
-    if (auto m = check_level(op, level, feature_level::fl_2_1)) return m;
-    if (auto m = check_indexed_tensors(op, level,
-                                       {{"InputTensor", &d.input_tensor, tensor_role::data},
-                                        {"IndicesTensor", &d.indices_tensor, tensor_role::index},
-                                        {"OutputTensor", &d.output_tensor, tensor_role::data_output}}))
+    if (auto m = check_gather_tensors(op, level, feature_level::fl_2_1, d.input_tensor, d.indices_tensor,
+                                      d.output_tensor))
         return m;
     gather_plan plan;
     return check_gather_elements_shapes(op, desc_layout(d.input_tensor), desc_layout(d.indices_tensor),
@@ -350,12 +357,7 @@ inline std::optional<std::string> check_gather_nd_common(std::string_view op, fe
                                                          const buffer_tensor_desc& output, std::uint32_t input_dims,
                                                          std::uint32_t indices_dims, std::uint32_t batch_dims,
                                                          feature_level level) {
-    if (auto m = check_level(op, level, introduced)) return m;
-    if (auto m = check_indexed_tensors(op, level,
-                                       {{"InputTensor", &input, tensor_role::data},
-                                        {"IndicesTensor", &indices, tensor_role::index},
-                                        {"OutputTensor", &output, tensor_role::data_output}}))
-        return m;
+    if (auto m = check_gather_tensors(op, level, introduced, input, indices, output)) return m;
     gather_plan plan;
     return check_gather_nd_shapes(op, desc_layout(input), desc_layout(indices), desc_layout(output), input_dims,
                                   indices_dims, batch_dims, plan);
@@ -373,14 +375,22 @@ inline std::optional<std::string> check_gather_nd1(std::string_view op, const ga
 
 // ---- the byte-level entry points (what the desc layer calls) ------------------------------------
 
-/// The buffers' rules for a gather desc.
-inline void check_gather_buffers(std::string_view op, const buffer_tensor_desc& in_desc,
-                                 const buffer_tensor_desc& idx_desc, const buffer_tensor_desc& out_desc,
-                                 std::span<const std::byte> input, std::span<const std::byte> indices,
-                                 std::span<std::byte> output) {
+/// A gather over buffers once its desc rules hold: the buffers' rules, `shapes(in, idx, out,
+/// plan)` (the op's shape rules, which fill the plan), then every index checked against the input
+/// axes from `first_axis` (one per tuple entry for the ND ops) and the gather run.
+template <class Shapes>
+void execute_gather_checked(std::string_view op, const buffer_tensor_desc& in_desc, const buffer_tensor_desc& idx_desc,
+                            const buffer_tensor_desc& out_desc, std::span<const std::byte> input,
+                            std::span<const std::byte> indices, std::span<std::byte> output, Shapes shapes,
+                            std::size_t first_axis, bool per_tuple_entry) {
     throw_if(check_indexed_buffers(op, {{"InputTensor", &in_desc, input},
                                         {"IndicesTensor", &idx_desc, indices},
                                         {"OutputTensor", &out_desc, output}}));
+    const layout in = desc_layout(in_desc), idx = desc_layout(idx_desc), out = desc_layout(out_desc);
+    gather_plan plan;
+    throw_if(shapes(in, idx, out, plan));
+    run_gather(op, plan, idx, {first_axis, per_tuple_entry, &in}, input.data(), indices.data(), idx_desc.data_type,
+               output.data(), element_size(in_desc.data_type));
 }
 
 /// GATHER from `input` into `output` (each the whole buffer bound to its tensor) after every
@@ -390,12 +400,12 @@ inline void execute_gather(const gather_desc& d, std::span<const std::byte> inpu
                            std::span<std::byte> output, feature_level level = newest_feature_level) {
     constexpr std::string_view op = "GATHER";
     throw_if(check_gather(op, d, level));
-    check_gather_buffers(op, d.input_tensor, d.indices_tensor, d.output_tensor, input, indices, output);
-    const layout in = desc_layout(d.input_tensor), idx = desc_layout(d.indices_tensor), out = desc_layout(d.output_tensor);
-    gather_plan plan;
-    throw_if(check_gather_shapes(op, in, idx, out, d.axis, d.index_dimensions, plan));
-    run_gather(op, plan, idx, {d.axis, false, &in}, input.data(), indices.data(), d.indices_tensor.data_type,
-               output.data(), element_size(d.input_tensor.data_type));
+    execute_gather_checked(
+        op, d.input_tensor, d.indices_tensor, d.output_tensor, input, indices, output,
+        [&](const layout& in, const layout& idx, const layout& out, gather_plan& plan) {
+            return check_gather_shapes(op, in, idx, out, d.axis, d.index_dimensions, plan);
+        },
+        d.axis, false);
 }
 
 /// GATHER_ELEMENTS over buffers; as execute_gather.
@@ -404,12 +414,12 @@ inline void execute_gather_elements(const gather_elements_desc& d, std::span<con
                                     feature_level level = newest_feature_level) {
     constexpr std::string_view op = "GATHER_ELEMENTS";
     throw_if(check_gather_elements(op, d, level));
-    check_gather_buffers(op, d.input_tensor, d.indices_tensor, d.output_tensor, input, indices, output);
-    const layout in = desc_layout(d.input_tensor), idx = desc_layout(d.indices_tensor), out = desc_layout(d.output_tensor);
-    gather_plan plan;
-    throw_if(check_gather_elements_shapes(op, in, idx, out, d.axis, plan));
-    run_gather(op, plan, idx, {d.axis, false, &in}, input.data(), indices.data(), d.indices_tensor.data_type,
-               output.data(), element_size(d.input_tensor.data_type));
+    execute_gather_checked(
+        op, d.input_tensor, d.indices_tensor, d.output_tensor, input, indices, output,
+        [&](const layout& in, const layout& idx, const layout& out, gather_plan& plan) {
+            return check_gather_elements_shapes(op, in, idx, out, d.axis, plan);
+        },
+        d.axis, false);
 }
 
 /// GATHER_ND1 (and GATHER_ND, `op` and batch_dims 0) over buffers; as execute_gather.
@@ -418,12 +428,12 @@ inline void execute_gather_nd_common(std::string_view op, const buffer_tensor_de
                                      std::uint32_t input_dims, std::uint32_t indices_dims, std::uint32_t batch_dims,
                                      std::span<const std::byte> input, std::span<const std::byte> indices,
                                      std::span<std::byte> output) {
-    check_gather_buffers(op, in_desc, idx_desc, out_desc, input, indices, output);
-    const layout in = desc_layout(in_desc), idx = desc_layout(idx_desc), out = desc_layout(out_desc);
-    gather_plan plan;
-    throw_if(check_gather_nd_shapes(op, in, idx, out, input_dims, indices_dims, batch_dims, plan));
-    run_gather(op, plan, idx, {nd_first_axis(in.rank, input_dims, batch_dims), true, &in}, input.data(),
-               indices.data(), idx_desc.data_type, output.data(), element_size(in_desc.data_type));
+    execute_gather_checked(
+        op, in_desc, idx_desc, out_desc, input, indices, output,
+        [&](const layout& in, const layout& idx, const layout& out, gather_plan& plan) {
+            return check_gather_nd_shapes(op, in, idx, out, input_dims, indices_dims, batch_dims, plan);
+        },
+        nd_first_axis(desc_layout(in_desc).rank, input_dims, batch_dims), true);
 }
 
 inline void execute_gather_nd(const gather_nd_desc& d, std::span<const std::byte> input,

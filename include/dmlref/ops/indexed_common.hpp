@@ -167,13 +167,35 @@ struct gather_plan {
     std::size_t width = 0;
 };
 
+/// The walked and addressed offsets (elements) at coordinate `c` of the plan's first `axes` axes,
+/// the addressed one moved by the indices read there; the gather loop and scatter_duplicates()
+/// must place every element alike.
+struct plan_offsets {
+    std::ptrdiff_t walked = 0, addressed = 0;
+};
+inline plan_offsets offsets_at(const gather_plan& p, const std::array<std::ptrdiff_t, max_plan_rank>& c,
+                               std::size_t axes) noexcept {
+    const auto iw = static_cast<std::ptrdiff_t>(element_size(p.index_type));
+    std::ptrdiff_t walked = 0, addressed = 0, index = 0;
+    for (std::size_t j = 0; j < axes; ++j) {
+        walked += c[j] * p.walked_stride[j];
+        addressed += c[j] * p.addressed_step[j];
+        index += c[j] * p.index_step[j];
+    }
+    for (std::size_t m = 0; m < p.tuple; ++m) {
+        const index_value v =
+            read_index(p.indices + (index + static_cast<std::ptrdiff_t>(m) * p.tuple_step) * iw, p.index_type);
+        addressed += wrap_index(v, p.axis_size[m]).value_or(0) * p.axis_stride[m];
+    }
+    return {walked, addressed};
+}
+
 /// Runs a plan whose indices check_indices accepted. `gather`: walked = output, addressed =
 /// input (read); otherwise a scatter: walked = updates (read), addressed = output, written in
 /// row-major order of the walked tensor, so that of duplicate targets the last update stays.
 inline void run_gather_plan(const gather_plan& p, const std::byte* walked_in, std::byte* walked_out,
                             const std::byte* addressed_in, std::byte* addressed_out) noexcept {
     const auto w = static_cast<std::ptrdiff_t>(p.width);
-    const auto iw = static_cast<std::ptrdiff_t>(element_size(p.index_type));
     const bool gather = walked_out != nullptr;
     // The block: trailing axes that never step through the index tensor, copied per index read.
     std::size_t outer = p.rank;
@@ -187,17 +209,7 @@ inline void run_gather_plan(const gather_plan& p, const std::byte* walked_in, st
     }
     std::array<std::ptrdiff_t, max_plan_rank> c{};
     for (;;) {
-        std::ptrdiff_t walked = 0, addressed = 0, index = 0;
-        for (std::size_t j = 0; j < outer; ++j) {
-            walked += c[j] * p.walked_stride[j];
-            addressed += c[j] * p.addressed_step[j];
-            index += c[j] * p.index_step[j];
-        }
-        for (std::size_t m = 0; m < p.tuple; ++m) {
-            const index_value v =
-                read_index(p.indices + (index + static_cast<std::ptrdiff_t>(m) * p.tuple_step) * iw, p.index_type);
-            addressed += wrap_index(v, p.axis_size[m]).value_or(0) * p.axis_stride[m];
-        }
+        const auto [walked, addressed] = offsets_at(p, c, outer);
         if (packed) {
             if (gather) std::memcpy(walked_out + walked * w, addressed_in + addressed * w, static_cast<std::size_t>(block * w));
             else std::memcpy(addressed_out + addressed * w, walked_in + walked * w, static_cast<std::size_t>(block * w));

@@ -143,18 +143,25 @@ void check_scatter_views(std::string_view op, const strided_view<const T, Rank>&
 
 // ---- the desc rules -----------------------------------------------------------------------------
 
+/// The rules both scatter descs share: the op exists at `level` (it came with `introduced`), and
+/// its four tensors' own rules and data types there.
+template <class Desc>
+std::optional<std::string> check_scatter_tensors(std::string_view op, feature_level level, feature_level introduced,
+                                                 const Desc& d) {
+    if (auto m = check_level(op, level, introduced)) return m;
+    return check_indexed_tensors(op, level,
+                                 {{"InputTensor", &d.input_tensor, tensor_role::data},
+                                  {"IndicesTensor", &d.indices_tensor, tensor_role::index},
+                                  {"UpdatesTensor", &d.updates_tensor, tensor_role::data},
+                                  {"OutputTensor", &d.output_tensor, tensor_role::data_output}});
+}
+
 /// DML_OPERATOR_SCATTER's rules at `level` (operator-facts.md §13). Introduced at feature level
 /// 2_0: the header declares it from DML_TARGET_VERSION 0x2000 and the feature-level history lists
 /// it there; only its page's table says 1_0.
 inline std::optional<std::string> check_scatter_elements(std::string_view op, const scatter_elements_desc& d,
                                                          feature_level level) {
-    if (auto m = check_level(op, level, feature_level::fl_2_0)) return m;
-    if (auto m = check_indexed_tensors(op, level,
-                                       {{"InputTensor", &d.input_tensor, tensor_role::data},
-                                        {"IndicesTensor", &d.indices_tensor, tensor_role::index},
-                                        {"UpdatesTensor", &d.updates_tensor, tensor_role::data},
-                                        {"OutputTensor", &d.output_tensor, tensor_role::data_output}}))
-        return m;
+    if (auto m = check_scatter_tensors(op, level, feature_level::fl_2_0, d)) return m;
     gather_plan plan;
     return check_scatter_elements_shapes(op, desc_layout(d.input_tensor), desc_layout(d.indices_tensor),
                                          desc_layout(d.updates_tensor), desc_layout(d.output_tensor), d.axis, plan);
@@ -162,28 +169,30 @@ inline std::optional<std::string> check_scatter_elements(std::string_view op, co
 
 /// DML_OPERATOR_SCATTER_ND's rules at `level` (operator-facts.md §14).
 inline std::optional<std::string> check_scatter_nd(std::string_view op, const scatter_nd_desc& d, feature_level level) {
-    if (auto m = check_level(op, level, feature_level::fl_2_1)) return m;
-    if (auto m = check_indexed_tensors(op, level,
-                                       {{"InputTensor", &d.input_tensor, tensor_role::data},
-                                        {"IndicesTensor", &d.indices_tensor, tensor_role::index},
-                                        {"UpdatesTensor", &d.updates_tensor, tensor_role::data},
-                                        {"OutputTensor", &d.output_tensor, tensor_role::data_output}}))
-        return m;
+    if (auto m = check_scatter_tensors(op, level, feature_level::fl_2_1, d)) return m;
     gather_plan plan;
     return check_scatter_nd_shapes(op, desc_layout(d.input_tensor), desc_layout(d.indices_tensor),
                                    desc_layout(d.updates_tensor), desc_layout(d.output_tensor), d.input_dimension_count,
                                    d.indices_dimension_count, plan);
 }
 
-inline void check_scatter_buffers(std::string_view op, const buffer_tensor_desc& in_desc,
-                                  const buffer_tensor_desc& idx_desc, const buffer_tensor_desc& upd_desc,
-                                  const buffer_tensor_desc& out_desc, std::span<const std::byte> input,
-                                  std::span<const std::byte> indices, std::span<const std::byte> updates,
-                                  std::span<std::byte> output) {
-    throw_if(check_indexed_buffers(op, {{"InputTensor", &in_desc, input},
-                                        {"IndicesTensor", &idx_desc, indices},
-                                        {"UpdatesTensor", &upd_desc, updates},
-                                        {"OutputTensor", &out_desc, output}}));
+/// A scatter over buffers once its desc rules hold: the buffers' rules, `shapes(in, idx, upd, out,
+/// plan)` (the op's shape rules, which fill the plan), then every index checked against the output
+/// axes from `first_axis` (one per tuple entry for SCATTER_ND) and the scatter run.
+template <class Desc, class Shapes>
+void execute_scatter_checked(std::string_view op, const Desc& d, std::span<const std::byte> input,
+                             std::span<const std::byte> indices, std::span<const std::byte> updates,
+                             std::span<std::byte> output, Shapes shapes, std::size_t first_axis, bool per_tuple_entry) {
+    throw_if(check_indexed_buffers(op, {{"InputTensor", &d.input_tensor, input},
+                                        {"IndicesTensor", &d.indices_tensor, indices},
+                                        {"UpdatesTensor", &d.updates_tensor, updates},
+                                        {"OutputTensor", &d.output_tensor, output}}));
+    const layout in = desc_layout(d.input_tensor), idx = desc_layout(d.indices_tensor),
+                 upd = desc_layout(d.updates_tensor), out = desc_layout(d.output_tensor);
+    gather_plan plan;
+    throw_if(shapes(in, idx, upd, out, plan));
+    run_scatter(op, plan, in, idx, out, {first_axis, per_tuple_entry, &out}, input.data(), indices.data(),
+                d.indices_tensor.data_type, updates.data(), output.data(), element_size(d.input_tensor.data_type));
 }
 
 // ---- the byte-level entry points ----------------------------------------------------------------
@@ -195,14 +204,12 @@ inline void execute_scatter_elements(const scatter_elements_desc& d, std::span<c
                                      std::span<std::byte> output, feature_level level = newest_feature_level) {
     constexpr std::string_view op = "SCATTER_ELEMENTS";
     throw_if(check_scatter_elements(op, d, level));
-    check_scatter_buffers(op, d.input_tensor, d.indices_tensor, d.updates_tensor, d.output_tensor, input, indices,
-                          updates, output);
-    const layout in = desc_layout(d.input_tensor), idx = desc_layout(d.indices_tensor),
-                 upd = desc_layout(d.updates_tensor), out = desc_layout(d.output_tensor);
-    gather_plan plan;
-    throw_if(check_scatter_elements_shapes(op, in, idx, upd, out, d.axis, plan));
-    run_scatter(op, plan, in, idx, out, {d.axis, false, &out}, input.data(), indices.data(), d.indices_tensor.data_type,
-                updates.data(), output.data(), element_size(d.input_tensor.data_type));
+    execute_scatter_checked(
+        op, d, input, indices, updates, output,
+        [&](const layout& in, const layout& idx, const layout& upd, const layout& out, gather_plan& plan) {
+            return check_scatter_elements_shapes(op, in, idx, upd, out, d.axis, plan);
+        },
+        d.axis, false);
 }
 
 /// SCATTER_ND over buffers; as execute_scatter_elements.
@@ -211,15 +218,13 @@ inline void execute_scatter_nd(const scatter_nd_desc& d, std::span<const std::by
                                std::span<std::byte> output, feature_level level = newest_feature_level) {
     constexpr std::string_view op = "SCATTER_ND";
     throw_if(check_scatter_nd(op, d, level));
-    check_scatter_buffers(op, d.input_tensor, d.indices_tensor, d.updates_tensor, d.output_tensor, input, indices,
-                          updates, output);
-    const layout in = desc_layout(d.input_tensor), idx = desc_layout(d.indices_tensor),
-                 upd = desc_layout(d.updates_tensor), out = desc_layout(d.output_tensor);
-    gather_plan plan;
-    throw_if(check_scatter_nd_shapes(op, in, idx, upd, out, d.input_dimension_count, d.indices_dimension_count, plan));
-    run_scatter(op, plan, in, idx, out, {nd_first_axis(in.rank, d.input_dimension_count, 0), true, &out}, input.data(),
-                indices.data(), d.indices_tensor.data_type, updates.data(), output.data(),
-                element_size(d.input_tensor.data_type));
+    execute_scatter_checked(
+        op, d, input, indices, updates, output,
+        [&](const layout& in, const layout& idx, const layout& upd, const layout& out, gather_plan& plan) {
+            return check_scatter_nd_shapes(op, in, idx, upd, out, d.input_dimension_count, d.indices_dimension_count,
+                                           plan);
+        },
+        nd_first_axis(desc_layout(d.input_tensor).rank, d.input_dimension_count, 0), true);
 }
 
 // ---- duplicates ---------------------------------------------------------------------------------
@@ -238,22 +243,11 @@ inline std::vector<std::uint32_t> coordinate_of(std::uint64_t linear, const std:
 /// are row-major element numbers) whose indices check_indices accepted.
 inline std::vector<scatter_duplicate> duplicates_of(const gather_plan& p, const std::vector<std::uint32_t>& out_sizes,
                                                     const std::vector<std::uint32_t>& upd_sizes) {
-    const auto iw = static_cast<std::ptrdiff_t>(element_size(p.index_type));
     std::vector<std::pair<std::ptrdiff_t, std::ptrdiff_t>> writes; // (output element, update element)
     std::array<std::ptrdiff_t, max_plan_rank> c{};
     for (;;) {
-        std::ptrdiff_t walked = 0, addressed = 0, index = 0;
-        for (std::size_t j = 0; j < p.rank; ++j) {
-            walked += c[j] * p.walked_stride[j];
-            addressed += c[j] * p.addressed_step[j];
-            index += c[j] * p.index_step[j];
-        }
-        for (std::size_t m = 0; m < p.tuple; ++m) {
-            const index_value v =
-                read_index(p.indices + (index + static_cast<std::ptrdiff_t>(m) * p.tuple_step) * iw, p.index_type);
-            addressed += wrap_index(v, p.axis_size[m]).value_or(0) * p.axis_stride[m];
-        }
-        writes.emplace_back(addressed, walked);
+        const plan_offsets at = offsets_at(p, c, p.rank);
+        writes.emplace_back(at.addressed, at.walked);
         std::size_t j = p.rank;
         for (;;) {
             if (j == 0) goto walked_all;
