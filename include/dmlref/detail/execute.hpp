@@ -7,7 +7,7 @@
 /// output stride and merged where contiguous in both tensors, and the innermost one or two axes
 /// become a row kernel chosen once per plan: memcpy for contiguous runs, reversed runs, stride-2
 /// runs, the interleave of depth to space and the de-interleave of space to depth (B = 2 to 4),
-/// 2-D tiles of transposing copies of 1- and 2-byte elements, gathers through padding tables,
+/// cache-line blocks of transposing copies (any width) in vector tiles, gathers through padding tables,
 /// fills, and a plain strided loop for everything else. The
 /// kernels compilers do not vectorize at -O2 use 16-byte vector shuffles (GCC 12+, Clang), and
 /// interleaves of 3 or 4 rows SSSE3 byte shuffles or AVX-512 VBMI byte permutes where the processor

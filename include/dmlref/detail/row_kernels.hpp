@@ -2,8 +2,9 @@
 /// \file row_kernels.hpp
 /// The row kernels: the innermost loop or two of a prepared plan, chosen once per plan: memcpy for
 /// contiguous runs, reversed runs, stride-2 runs, the interleave of depth to space and the
-/// de-interleave of space to depth (B = 2 to 4), 2-D tiles of transposing copies of 1- and 2-byte
-/// elements, gathers through padding tables, fills, and a plain strided loop for everything else.
+/// de-interleave of space to depth (B = 2 to 4), cache-line blocks of transposing copies of any
+/// width in vector tiles, gathers through padding tables, fills, and a plain strided loop for
+/// everything else.
 /// The kernels compilers do not vectorize at -O2 use 16-byte vector shuffles (GCC 12+, Clang);
 /// the x86 ones (x86.hpp) are called where the processor has them.
 
