@@ -448,63 +448,69 @@ TEST_CASE("rows of elements a line apart: the dense axes moved inside, short row
                 descs.push_back(
                     space_to_depth1_desc{packed(type, {3, 2, 4 * b, 7 * b}), column_major(type, {3, 2 * b * b, 4, 7}), b, order});
             }
+        // W read every second element: no axis reads the input in sequence, so no 2-D blocks
+        const std::size_t stepped = descs.size();
+        for (const auto& sizes : {std::vector<std::uint32_t>{1, 64, 3, 48}, std::vector<std::uint32_t>{1, 64, 2, 4096}})
+            descs.push_back(slice1_desc{packed(type, {sizes[0], sizes[1], sizes[2], 2 * sizes[3]}), column_major(type, sizes),
+                                        {0, 0, 0, 0}, {sizes[0], sizes[1], sizes[2], 2 * sizes[3]}, {1, -1, 1, 2}});
         for (const operator_desc& d : descs) matches_naive_whole_threaded_and_cut(d, cuts, 50);
         std::vector<std::ptrdiff_t> tables;
-        if (element_size(type) >= 4) {
-            CHECK(detail::inner_axis(prepared(descs[0], tables)).extent == 16);
-            // H, C cut in 4, W in tiles of W (its rows' lines outgrow the cache), C's rows of 16
-            CHECK(prepared(descs[1], tables).plan.rank == 5u);
-        } else { // W, which reads the input in sequence, is 16 elements or more: 2-D tiles (below)
-            CHECK(prepared(descs[0], tables).shape == inner_shape::transpose);
-            CHECK(prepared(descs[1], tables).shape == inner_shape::transpose);
-        }
+        // W, which reads the input in sequence, goes inside with the row: 2-D blocks (below)
+        CHECK(prepared(descs[0], tables).shape == inner_shape::transpose);
+        CHECK(prepared(descs[1], tables).shape == inner_shape::transpose);
+        // the rows of 64 cut into rows of 16, W moved inside them
+        CHECK(prepared(descs[stepped], tables).shape == inner_shape::rows);
+        CHECK(detail::inner_axis(prepared(descs[stepped], tables)).extent == 16);
+        if (element_size(type) >= 4) // H, C cut in 4, W in tiles of W (its rows' lines outgrow the cache), C's rows of 16
+            CHECK(prepared(descs[stepped + 1], tables).plan.rank == 5u);
         CHECK(detail::inner_axis(prepared(descs[2], tables)).extent == 61);
     }
 }
 
-TEST_CASE("transposing copies of 1- and 2-byte elements move 2-D tiles", "[engine]") {
-    // A copy whose output row reads the input an element a line apart, while another axis reads
-    // it in sequence, moves 2-D blocks of the two: tiles of 16 x 16 bytes (8 x 8 2-byte
-    // elements) in bands of a line of each output row, with element tails on both sides where
-    // the extents are no multiple of a tile or a band. Permuted inputs, strided outputs, windows,
-    // negative strides, and padded outer axes (fill and table rows of the whole block); each plan
-    // runs whole, in parts cut at random, and on several threads.
+TEST_CASE("transposing copies of every width move 2-D blocks", "[engine]") {
+    // A copy whose output row reads the input elements apart, while another axis reads it in
+    // sequence, moves 2-D blocks of the two: tiles of 16 x 16 bytes in sub-blocks of a line of
+    // each side, overlapping tiles where the extents are no multiple of a tile, partial tiles
+    // where they are under one. Permuted inputs, strided outputs, windows, negative strides, and
+    // padded outer axes (fill and table rows of the whole block); each plan runs whole, in parts
+    // cut at random, and on several threads.
     auto with_strides = [](data_type type, std::vector<std::uint32_t> sizes, std::vector<std::uint32_t> strides) {
         return make_buffer_tensor_desc(type, std::move(sizes), std::move(strides));
     };
     std::mt19937 cuts(9);
-    for (data_type type : {data_type::uint8, data_type::float16, data_type::float32}) {
+    for (data_type type : width_types) {
         CAPTURE(to_string(type));
-        const bool narrow = element_size(type) <= 2;
-        std::vector<operator_desc> transposed, others;
+        std::vector<operator_desc> blocks, either, others;
         for (const auto& [n, a, b] : {std::tuple{2u, 16u, 16u}, std::tuple{1u, 37u, 53u}, std::tuple{3u, 70u, 129u},
-                                      std::tuple{2u, 8u, 200u}, std::tuple{2u, 133u, 9u}}) {
+                                      std::tuple{2u, 8u, 200u}, std::tuple{2u, 133u, 9u}, std::tuple{3u, 3u, 5u},
+                                      std::tuple{2u, 2u, 40u}, std::tuple{2u, 40u, 2u}}) {
             CAPTURE(n, a, b);
-            const bool tiles = a >= 16 / element_size(type) && b >= 16 / element_size(type);
-            auto& into = narrow && tiles ? transposed : others;
+            // rows of 2 to 4 elements from rows apart (or the inverse) may be interleaves instead
+            auto& transposed = a > 4 && b > 4 ? blocks : either;
             // the input's axis 1 fastest: the output's rows (axis 2) read it a elements apart
             const auto permuted_in = with_strides(type, {n, a, b}, {a * b + 3, 1, a});
-            into.push_back(slice1_desc{permuted_in, packed(type, {n, a, b}), {0, 0, 0}, {n, a, b}, {1, 1, 1}});
+            transposed.push_back(slice1_desc{permuted_in, packed(type, {n, a, b}), {0, 0, 0}, {n, a, b}, {1, 1, 1}});
             // the rows read backwards, and the batch
-            into.push_back(slice1_desc{permuted_in, packed(type, {n, a, b}), {0, 0, 0}, {n, a, b}, {-1, 1, -1}});
+            transposed.push_back(slice1_desc{permuted_in, packed(type, {n, a, b}), {0, 0, 0}, {n, a, b}, {-1, 1, -1}});
             // a packed input into an output whose axis 1 is fastest
-            into.push_back(slice1_desc{packed(type, {n, a, b}), with_strides(type, {n, a, b}, {a * b, 1, a}), {0, 0, 0},
-                                       {n, a, b}, {1, 1, 1}});
+            transposed.push_back(slice1_desc{packed(type, {n, a, b}), with_strides(type, {n, a, b}, {a * b, 1, a}), {0, 0, 0},
+                                             {n, a, b}, {1, 1, 1}});
             // padded batches: fill blocks (CONSTANT) and table blocks (EDGE) through the general row
             for (padding_mode mode : {padding_mode::constant, padding_mode::edge})
-                into.push_back(padding1_desc{permuted_in, packed(type, {n + 3, a, b}), mode, type,
-                                             member_value(type, 0x1122334455667788u), {2, 0, 0}, {1, 0, 0}});
-            // the input's fastest axis read backwards: no tiles, the general walk
+                transposed.push_back(padding1_desc{permuted_in, packed(type, {n + 3, a, b}), mode, type,
+                                                   member_value(type, 0x1122334455667788u), {2, 0, 0}, {1, 0, 0}});
+            // the input's fastest axis read backwards: no blocks, the general walk
             others.push_back(slice1_desc{permuted_in, packed(type, {n, a, b}), {0, 0, 0}, {n, a, b}, {1, -1, 1}});
         }
-        std::vector<operator_desc> all = transposed;
+        std::vector<operator_desc> all = blocks;
+        all.insert(all.end(), either.begin(), either.end());
         all.insert(all.end(), others.begin(), others.end());
-        // depth to space with B = 8: tiles of 2-byte elements, the general walk for 1-byte ones
+        // depth to space with B = 5 and 8: the B elements of a row read from planes apart
         for (std::uint32_t block : {5u, 8u})
             all.push_back(depth_to_space1_desc{packed(type, {2, 3 * block * block, 5, 40}),
                                                   packed(type, {2, 3, 5 * block, 40 * block}), block,
                                                   depth_space_order::column_row_depth});
-        for (const operator_desc& d : transposed) {
+        for (const operator_desc& d : blocks) {
             std::vector<std::ptrdiff_t> tables;
             REQUIRE(prepared(d, tables).shape == inner_shape::transpose);
         }
@@ -513,8 +519,99 @@ TEST_CASE("transposing copies of 1- and 2-byte elements move 2-D tiles", "[engin
             REQUIRE(prepared(d, tables).shape != inner_shape::transpose);
         }
         for (const operator_desc& d : all) matches_naive_whole_threaded_and_cut(d, cuts, 3);
-        CHECK(transposed.empty() == !narrow);
     }
+}
+
+namespace {
+
+/// A random transpose of `sizes`: the input's axes in memory in `order` (fastest first), with a
+/// pitch `in_pad` wider after each, and an output packed or with pitches `out_pad` wider; the
+/// slice's strides `signs` (+1 or -1 per axis: a negative one reads that axis backwards).
+slice1_desc transpose_desc(data_type type, const std::vector<std::uint32_t>& sizes, const std::vector<std::size_t>& order,
+                           std::uint32_t in_pad, std::uint32_t out_pad, const std::vector<std::int32_t>& signs) {
+    const std::size_t rank = sizes.size();
+    std::vector<std::uint32_t> in_strides(rank), out_strides(rank);
+    std::uint32_t stride = 1;
+    for (std::size_t axis : order) {
+        in_strides[axis] = stride;
+        stride = stride * sizes[axis] + in_pad;
+    }
+    stride = 1;
+    for (std::size_t axis = rank; axis-- > 0;) {
+        out_strides[axis] = stride;
+        stride = stride * sizes[axis] + out_pad;
+    }
+    return slice1_desc{make_buffer_tensor_desc(type, sizes, in_strides), make_buffer_tensor_desc(type, sizes, out_strides),
+                       std::vector<std::uint32_t>(rank, 0), sizes, signs};
+}
+
+} // namespace
+
+TEST_CASE("transposes of ranks 2 to 6: random permutations, odd and tiny extents, pitches, reversed axes", "[engine]") {
+    // Random permutations of every width, extents 1 to 70 (most no multiple of a tile, some
+    // under one, some at the tile's size), packed and padded pitches on both sides, axes read
+    // backwards. Buffers are exactly the tensors' sizes: a tile that reads a vector past the last
+    // row the plan names would be caught by the sanitizers' build, and a write past it by the
+    // comparison (random initial bytes).
+    std::mt19937 rng(35);
+    std::mt19937 cuts(36);
+    const std::uint32_t extents[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 70};
+    std::size_t blocks = 0, deep = 0;
+    for (data_type type : width_types)
+        for (std::size_t rank = 2; rank <= 6; ++rank)
+            for (int draw = 0; draw < 12; ++draw) {
+                std::vector<std::uint32_t> sizes(rank);
+                std::uint64_t elements = 1;
+                for (std::uint32_t& s : sizes) {
+                    s = elements > 4096 ? 1 + static_cast<std::uint32_t>(rng() % 3) : extents[rng() % std::size(extents)];
+                    elements *= s;
+                }
+                std::vector<std::size_t> order(rank);
+                for (std::size_t i = 0; i < rank; ++i) order[i] = rank - 1 - i;
+                std::shuffle(order.begin(), order.end(), rng);
+                std::vector<std::int32_t> signs(rank, 1);
+                if (draw % 3 == 2) // some axis other than the input's fastest read backwards
+                    signs[order[1 + rng() % (rank - 1)]] = -1;
+                const auto in_pad = draw % 2 == 0 ? 0u : 1 + static_cast<std::uint32_t>(rng() % 5);
+                const auto out_pad = draw % 4 < 2 ? 0u : 1 + static_cast<std::uint32_t>(rng() % 5);
+                const slice1_desc d = transpose_desc(type, sizes, order, in_pad, out_pad, signs);
+                CAPTURE(to_string(type), sizes, order, in_pad, out_pad, signs);
+                std::vector<std::ptrdiff_t> tables;
+                const detail::prepared_plan p = prepared(d, tables);
+                blocks += p.shape == inner_shape::transpose ? 1 : 0;
+                deep += p.deep ? 1 : 0;
+                matches_naive_whole_threaded_and_cut(d, cuts, 4);
+            }
+    CHECK(blocks > 100);
+    CHECK(deep > 10);
+}
+
+TEST_CASE("transposes whose input rows are shorter than a tile read vectors only inside the input", "[engine]") {
+    // The fastest input axis of 1 to 15 elements: partial tiles load whole vectors from each
+    // row's start, which for the last rows of a packed input would run past its end: those
+    // tiles go element by element. The axis outside the pair reads the rest of the rows' lines
+    // and moves inside the kernel (deep). Every width, both signs of the rows' step.
+    std::mt19937 cuts(37);
+    for (data_type type : width_types)
+        for (std::uint32_t a : {1u, 2u, 3u, 5u, 7u, 15u})
+            for (std::uint32_t b : {2u, 3u, 17u, 40u})
+                for (std::int32_t sign : {1, -1}) {
+                    CAPTURE(to_string(type), a, b, sign);
+                    // input {c, b, a} packed; output {c, a, b} packed: out[k, i, j] = in[k, j, i]
+                    const std::vector<std::uint32_t> sizes{3, a, b};
+                    const slice1_desc d = transpose_desc(type, sizes, {1, 2, 0}, 0, 0, {1, 1, sign});
+                    matches_naive_whole_threaded_and_cut(d, cuts, 2);
+                    // and with the batch (the axis outside the pair) read in sequence after the
+                    // rows, an element of pitch between (else the two would merge into one axis)
+                    const slice1_desc near = transpose_desc(type, sizes, {1, 0, 2}, 1, 0, {1, 1, sign});
+                    matches_naive_whole_threaded_and_cut(near, cuts, 2);
+                    std::vector<std::ptrdiff_t> tables;
+                    const detail::prepared_plan p = prepared(near, tables);
+                    if (a > 1 && b > 4) { // rows of 2 to 4 elements from a rows apart: an interleave
+                        REQUIRE(p.shape == inner_shape::transpose);
+                        CHECK(p.deep == ((a + 1) * element_size(type) < 64));
+                    }
+                }
 }
 
 TEST_CASE("nonzero constant fills of every width, around interiors of every run length", "[engine]") {

@@ -7,7 +7,7 @@
 /// output stride and merged where contiguous in both tensors, and the innermost one or two axes
 /// become a row kernel chosen once per plan: memcpy for contiguous runs, reversed runs, stride-2
 /// runs, the interleave of depth to space and the de-interleave of space to depth (B = 2 to 4),
-/// 2-D tiles of transposing copies of 1- and 2-byte elements, gathers through padding tables,
+/// cache-line blocks of transposing copies (any width) in vector tiles, gathers through padding tables,
 /// fills, and a plain strided loop for everything else. The
 /// kernels compilers do not vectorize at -O2 use 16-byte vector shuffles (GCC 12+, Clang), and
 /// interleaves of 3 or 4 rows SSSE3 byte shuffles or AVX-512 VBMI byte permutes where the processor
@@ -35,8 +35,12 @@ inline void execute_rows(const prepared_plan& p, std::ptrdiff_t first_row, std::
                             : plan.width == 4 ? kernels_for<4>(p)
                                               : kernels_for<8>(p);
     auto any_row = [&](std::byte* out, const std::byte* in, bool fill) { k.any(p, out, in, fill); };
-    if (p.outer_rank == 0) return any_row(plan.output, plan.input, p.all_fill);
     const rows_fn rows = k.rows;
+    if (p.outer_rank == 0) {
+        // One row: a whole 2-D shape (a rank-2 transpose, say) still goes through its kernel.
+        if (p.shape == inner_shape::rows || p.all_fill) return any_row(plan.output, plan.input, p.all_fill);
+        return rows(p, plan.output, plan.input, {1, 0, 0});
+    }
 
     // Axes [0, lead) move by odometer; their cumulative input/output offsets and fill state at
     // the current coordinate are kept per axis. Axis `lead` is the tight loop. Where it and the

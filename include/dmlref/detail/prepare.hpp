@@ -34,6 +34,12 @@ struct prepared_plan {
     /// Software prefetch of the input row `ahead` rows on (0: none): its `span` bytes from
     /// `first` bytes off the row's input pointer.
     std::ptrdiff_t ahead = 0, first = 0, span = 0;
+    /// Transposes: the bytes from the input origin to the end of the last element the plan reads
+    /// (the kernel's vectors may read past a row's elements, never past this).
+    std::ptrdiff_t in_reach = 0;
+    /// Transposes: the axis outside the pair (rank - 3) is walked by the kernel too, inside its
+    /// chunks (the block's input rows are shorter than a line, and that axis reads the rest of them).
+    bool deep = false;
 };
 
 /// Outputs of at least this many bytes are written with streaming stores where the target has them.
@@ -62,6 +68,13 @@ inline constexpr std::ptrdiff_t far_apart = std::ptrdiff_t{512} << 10;
 /// Space to depth walked row by row reads its input in B passes; it does so a tile of about this
 /// many input bytes at a time, so that a tile's later passes find it in the cache (see prepare()).
 inline constexpr std::ptrdiff_t pass_tile = std::ptrdiff_t{1} << 20;
+
+/// A transpose's passes over a chunk of its block read the input rows of the chunk again: they
+/// span about this many bytes, so that they stay in a core's cache (its L2) from pass to pass.
+inline constexpr std::ptrdiff_t transpose_chunk = std::ptrdiff_t{256} << 10;
+
+/// A transpose whose input rows lie this many bytes apart or more fetches them ahead itself.
+inline constexpr std::ptrdiff_t transpose_fetch_apart = 1024;
 
 /// A divisor of `extent` in [target / 2, target] (target >= 1), or 0 when none is (found within a
 /// bounded search, so that planning stays cheap).
@@ -228,23 +241,63 @@ inline void choose_deinterleave(prepared_plan& p) noexcept {
     }
 }
 
-/// Step 4c: a transposing copy of narrow elements: the output's row reads the input an element a
-/// line apart, and another axis reads it in sequence. Both go innermost, and the transpose kernel
-/// moves 2-D tiles of them, read as rows of the input and written as rows of the output, so that
-/// both sides move whole vectors and lines (the walk below moves one element at a time).
+/// For a transpose whose block reads rows of the input shorter than a line: the outer axis that
+/// reads the input nearest in sequence (the least |step| under a line, single affine) becomes the
+/// lead axis, just outside the block, so that the next blocks read the rest of the lines this one
+/// fetched while they are still in the cache. In output order it would come round again only
+/// after the axes between had.
+inline void lead_nearest_input(copy_plan& plan) noexcept {
+    if (plan.rank < 4) return; // one outer axis at most: it is already the lead
+    const std::size_t pair = plan.rank - 2; // the block's input-row axis
+    const auto w = static_cast<std::ptrdiff_t>(plan.width);
+    if (plan.axes[pair].extent * w >= prefetch_line) return;
+    std::size_t best = pair;
+    for (std::size_t a = 0; a < pair; ++a) {
+        const axis_plan& k = plan.axes[a];
+        const std::ptrdiff_t bytes = magnitude(k.pieces[0].step) * w;
+        if (k.single_affine() && bytes > 0 && bytes < prefetch_line &&
+            (best == pair || bytes < magnitude(plan.axes[best].pieces[0].step) * w))
+            best = a;
+    }
+    if (best == pair || best + 1 == pair) return;
+    const axis_plan moved = plan.axes[best];
+    for (std::size_t b = best; b + 1 < pair; ++b) plan.axes[b] = plan.axes[b + 1];
+    plan.axes[pair - 1] = moved;
+}
+
+/// Step 4c: a transposing copy: the output's row reads the input elements apart (|step| > 1),
+/// and another axis reads it in sequence (step 1). Both go innermost, and the transpose kernel
+/// moves 2-D blocks of them, read as rows of the input and written as rows of the output, a line
+/// of each side at a time, in vector tiles: both sides move whole lines and vectors, where the
+/// walk below moves one element at a time and reads a line per element. Any element width.
+/// Where the input's rows in the block are shorter than a line, the outer axis that reads the
+/// input nearest in sequence goes just outside the block (see lead_nearest_input()).
 inline void choose_transpose(prepared_plan& p) noexcept {
     copy_plan& plan = p.plan;
-    if (p.shape != inner_shape::rows || plan.rank < 2 || plan.width > 2) return;
+    if (p.shape != inner_shape::rows || plan.rank < 2) return;
     const std::size_t last = plan.rank - 1;
     const axis_plan& inner = plan.axes[last];
     if (!inner.single_affine() || inner.out_stride != 1) return;
-    const std::ptrdiff_t tile = 16 / static_cast<std::ptrdiff_t>(plan.width);
     const std::ptrdiff_t step = magnitude(inner.pieces[0].step);
-    for (std::size_t a = last; step > 1 && inner.extent >= tile && a-- > 0;) {
+    for (std::size_t a = last; step > 1 && a-- > 0;) {
         const axis_plan& k = plan.axes[a];
-        if (k.single_affine() && k.pieces[0].step == 1 && k.extent >= tile) {
+        if (k.single_affine() && k.pieces[0].step == 1) {
             move_beside_inner(plan, a, last);
             p.shape = inner_shape::transpose;
+            lead_nearest_input(plan);
+            const auto w = static_cast<std::ptrdiff_t>(plan.width);
+            if (plan.rank >= 3) {
+                const axis_plan& lead = plan.axes[plan.rank - 3];
+                const std::ptrdiff_t lead_bytes = magnitude(lead.pieces[0].step) * w;
+                p.deep = plan.axes[plan.rank - 2].extent * w < prefetch_line && lead.single_affine() && lead_bytes > 0 &&
+                         lead_bytes < prefetch_line;
+            }
+            std::ptrdiff_t high = 0;
+            for (std::size_t b = 0; b < plan.rank; ++b) {
+                const auto [first, last_offset] = input_range(plan.axes[b]);
+                high += last_offset > first ? last_offset : first;
+            }
+            p.in_reach = (high + 1) * static_cast<std::ptrdiff_t>(plan.width);
             return;
         }
     }
@@ -335,7 +388,7 @@ inline void move_dense_axes_inside(prepared_plan& p) noexcept {
 /// on, see run_stream_threshold).
 inline void count_rows_and_bytes(prepared_plan& p) noexcept {
     const copy_plan& plan = p.plan;
-    p.outer_rank = p.shape == inner_shape::rows ? plan.rank - 1 : plan.rank - 2;
+    p.outer_rank = p.shape == inner_shape::rows ? plan.rank - 1 : plan.rank - (p.deep ? 3 : 2);
     p.bytes = plan.width;
     for (std::size_t a = 0; a < plan.rank; ++a) {
         p.bytes *= static_cast<std::size_t>(plan.axes[a].extent);
