@@ -11,11 +11,14 @@
 //   - dmlref (bench/ort_time.cpp, a process of its own on the same input bytes), `repeats` runs,
 //     each paired with a memcpy of the output's bytes in that process.
 // Both outputs must be equal bit for bit (else the workload's two halves compute different
-// things, and the program exits 1). Reported: each side's speed as a fraction of memcpy's (median
-// over runs of memcpy's time over the side's time in the same pair: 1.00 is memcpy's speed), and
-// dmlref's speed over ONNX Runtime's (the median of the per-round ratios of those fractions).
-// Ratios, not times: the machines are shared and noisy, and each side divides by the memcpy of its
-// own process. Exit status 1 also when dmlref is slower than ONNX Runtime on a workload.
+// things, and the program exits 1). Reported: each side's speed as a fraction of memcpy's in its
+// own process (median over runs of memcpy's time over the side's time in the same pair: 1.00 is
+// memcpy's speed), and dmlref's speed over ONNX Runtime's: the median over rounds of ONNX
+// Runtime's median time over dmlref's in the same round (the two take turns, so the host's load
+// falls on both). The last column, the two processes' memcpy times over each other, shows that
+// the yardsticks differ (Node's TypedArray copy of 4 MiB took about twice C's memcpy here), which
+// is why the speed ratio compares the operators' times directly. Exit status 1 also when dmlref
+// is slower than ONNX Runtime on a workload.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -171,8 +174,9 @@ function main() {
               `${os.cpus()[0].model}, load average ${os.loadavg()[0].toFixed(2)} at the start, ${new Date().toISOString()}`);
   console.log(`# ${args.rounds} rounds of ${args.repeats} runs a side; fractions of memcpy's speed are medians over runs, ` +
               'dmlref / ONNX Runtime the median of the rounds\' ratios\n');
-  console.log('| workload (float32) | output | ONNX Runtime, x memcpy | dmlref, x memcpy | dmlref / ONNX Runtime |');
-  console.log('|---|---:|---:|---:|---:|');
+  console.log('| workload (float32) | output | ONNX Runtime, x memcpy | dmlref, x memcpy | dmlref / ONNX Runtime | ' +
+              'memcpy, Node / C++ |');
+  console.log('|---|---:|---:|---:|---:|---:|');
   let failed = false;
   return (async () => {
     for (const w of WORKLOADS) {
@@ -193,7 +197,8 @@ function main() {
         fs.writeFileSync(`${stem}.json`, JSON.stringify(dispatchable));
         fs.writeFileSync(`${stem}.in`, Buffer.from(x.buffer, x.byteOffset, x.byteLength));
         await session.run(feeds, {y}); // warm
-        const ortFractions = [], dmlFractions = [], perRound = [];
+        const ortFractions = [], dmlFractions = [], perRound = [], nodeCopies = [], cppCopies = [];
+        const ortTimes = [];
         for (let round = 0; round < args.rounds; ++round) {
           const ortRound = [];
           for (let r = 0; r < args.repeats; ++r) {
@@ -202,7 +207,10 @@ function main() {
             const t = seconds(start);
             start = process.hrtime.bigint();
             to.set(from);
-            ortRound.push(seconds(start) / t);
+            const copy = seconds(start);
+            nodeCopies.push(copy);
+            ortRound.push(copy / t);
+            ortTimes.push(t);
           }
           const run = spawnSync(args.time, [`${stem}.json`, `${stem}.in`, `${stem}.out`, String(args.repeats)],
                                 {encoding: 'utf8'});
@@ -211,7 +219,8 @@ function main() {
           const dmlRound = d.dmlref.map((t, k) => d.memcpy[k] / t);
           ortFractions.push(...ortRound);
           dmlFractions.push(...dmlRound);
-          perRound.push(median(dmlRound) / median(ortRound));
+          cppCopies.push(...d.memcpy);
+          perRound.push(median(ortTimes.slice(-args.repeats)) / median(d.dmlref));
         }
         const theirs = Buffer.from(y.data.buffer, y.data.byteOffset, y.data.byteLength);
         const ours = fs.readFileSync(`${stem}.out`);
@@ -221,7 +230,8 @@ function main() {
         const out = `${(theirs.length / 1048576).toFixed(1)} MiB`;
         console.log(`| ${w.name} {${c.i.join(', ')}} | ${out} | ${median(ortFractions).toFixed(2)} | ` +
                     `${median(dmlFractions).toFixed(2)} | ${speedup.toFixed(2)}` +
-                    `${same ? '' : ' (OUTPUTS DIFFER: the two halves compute different things)'}${speedup < 1 ? ' (slower)' : ''} |`);
+                    `${same ? '' : ' (OUTPUTS DIFFER: the two halves compute different things)'}${speedup < 1 ? ' (slower)' : ''} | ` +
+                    `${(median(nodeCopies) / median(cppCopies)).toFixed(2)} |`);
         for (const suffix of ['.json', '.in', '.out']) fs.rmSync(`${stem}${suffix}`, {force: true});
       }
     }
