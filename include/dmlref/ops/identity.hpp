@@ -48,7 +48,7 @@ DMLREF_FUNC copy_plan plan_identity(const layout& in, const layout& out)
     copy_plan plan;
     plan.rank = out.rank;
     for (std::size_t i = 0; i < out.rank; ++i)
-        plan.axes[i] = axis_plan::affine(out.extents[i], out.strides[i], 0, out.extents[i] == 1 ? 0 : in.strides[i]);
+        set_affine(plan.axes[i], out.extents[i], out.strides[i], 0, out.extents[i] == 1 ? 0 : in.strides[i]);
     return plan;
 }
 #else
