@@ -8,18 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build-bench}
-mkdir -p build-ort
-set +e
-bash scripts/ort-install.sh build-ort/ort 2> build-ort/ort-install.err
-status=$?
-set -e
-if [[ $status == 3 ]]; then
-  echo "skipped: $(cat build-ort/ort-install.err); nothing was measured"
-  exit 0
-elif [[ $status != 0 ]]; then
-  cat build-ort/ort-install.err >&2
-  exit "$status"
-fi
+bash scripts/ort-install.sh build-ort/ort measured || { s=$?; [[ $s == 3 ]] && exit 0; exit $s; }
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDMLREF_BUILD_BENCH=ON -DDMLREF_BUILD_TESTS=OFF \
   -DDMLREF_BUILD_EXAMPLES=OFF > /dev/null
 cmake --build "$build" --target dmlref_ort_time -j "$(nproc)"

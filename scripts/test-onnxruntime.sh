@@ -25,18 +25,7 @@ step() { echo "-- [$((SECONDS - start)) s] $*"; }
 
 bash scripts/install-deps.sh onnx
 
-set +e
-mkdir -p "$build"
-bash scripts/ort-install.sh "$build/ort" 2> "$build/ort-install.err"
-status=$?
-set -e
-if [[ $status == 3 ]]; then
-  echo "skipped: $(cat "$build/ort-install.err"); nothing was checked"
-  exit 0
-elif [[ $status != 0 ]]; then
-  cat "$build/ort-install.err" >&2
-  exit "$status"
-fi
+bash scripts/ort-install.sh "$build/ort" checked || { s=$?; [[ $s == 3 ]] && exit 0; exit $s; }
 
 if [[ -n "${DMLREF_TOOL:-}" ]]; then
   dmlref=$(realpath "$DMLREF_TOOL")
