@@ -198,9 +198,8 @@ function main() {
         fs.writeFileSync(`${stem}.in`, Buffer.from(x.buffer, x.byteOffset, x.byteLength));
         await session.run(feeds, {y}); // warm
         const ortFractions = [], dmlFractions = [], perRound = [], nodeCopies = [], cppCopies = [];
-        const ortTimes = [];
         for (let round = 0; round < args.rounds; ++round) {
-          const ortRound = [];
+          const ortRound = [], ortTimes = []; // this round's
           for (let r = 0; r < args.repeats; ++r) {
             let start = process.hrtime.bigint();
             await session.run(feeds, {y});
@@ -220,7 +219,7 @@ function main() {
           ortFractions.push(...ortRound);
           dmlFractions.push(...dmlRound);
           cppCopies.push(...d.memcpy);
-          perRound.push(median(ortTimes.slice(-args.repeats)) / median(d.dmlref));
+          perRound.push(median(ortTimes) / median(d.dmlref));
         }
         const theirs = Buffer.from(y.data.buffer, y.data.byteOffset, y.data.byteLength);
         const ours = fs.readFileSync(`${stem}.out`);
