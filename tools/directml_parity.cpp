@@ -125,10 +125,10 @@ LONG WINAPI on_crash(EXCEPTION_POINTERS* info) {
     return EXCEPTION_EXECUTE_HANDLER;
 }
 
-/// Input bytes for case `index`: random, with NaN payloads, -0, infinities and subnormals planted
-/// in the first elements of float tensors.
-std::vector<std::byte> input_for(const buffer_tensor_desc& t, std::uint64_t seed, std::uint64_t index) {
-    seeded::generator rng(seed * 0x9E3779B97F4A7C15ull + index);
+/// Input bytes for a case, from `case_seed` (input_seed): random, with NaN payloads, -0, infinities
+/// and subnormals planted in the first elements of float tensors.
+std::vector<std::byte> input_for(const buffer_tensor_desc& t, std::uint64_t case_seed) {
+    seeded::generator rng(case_seed);
     std::vector<std::byte> bytes(static_cast<std::size_t>(t.total_tensor_size_in_bytes));
     for (auto& b : bytes) b = static_cast<std::byte>(rng());
     auto plant = [&](std::initializer_list<std::uint64_t> values, std::size_t width) {
@@ -147,13 +147,20 @@ std::vector<std::byte> input_for(const buffer_tensor_desc& t, std::uint64_t seed
     return bytes;
 }
 
+/// The seed of case `index`'s input bytes: a valid case's from its index; a boundary case's from its
+/// class and draw, as its desc is, so that a known divergence's reproducer keeps its input too.
+std::uint64_t input_seed(const run_options& options, const parity_case& c, std::uint64_t index) {
+    if (index >= options.boundary_count) return options.seed * 0x9E3779B97F4A7C15ull + index;
+    return detail::mix(options.seed ^ detail::class_hash(type_of(c.desc), c.klass), draw_of(index), 3);
+}
+
 /// Runs the desc on both sides from the same input into buffers that start as the same sentinel,
 /// and compares the whole output buffers byte for byte.
 void run_both(const parity_case& c, outcome& o, directml::device& dml, feature_level level, const run_options& options,
               bool& planted) {
     const buffer_tensor_desc& in_desc = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.input_tensor; }, c.desc);
     const buffer_tensor_desc& out_desc = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.output_tensor; }, c.desc);
-    const std::vector<std::byte> input = input_for(in_desc, options.seed, o.index);
+    const std::vector<std::byte> input = input_for(in_desc, input_seed(options, c, o.index));
     const auto align = [](const buffer_tensor_desc& t) { return std::max<std::size_t>(t.guaranteed_base_offset_alignment, 64); };
     directml::detail::aligned_bytes in(input.size(), align(in_desc), std::byte{0});
     std::copy(input.begin(), input.end(), in.span().begin());
@@ -368,8 +375,9 @@ struct tally {
 int run(const run_options& options, std::ostream& out) {
     if (options.print_case) { // no DirectML needed: what a known divergence's reproducer records
         const parity_case c = boundary_case(options.seed, *options.print_case);
-        out << fmt::format("boundary case {} of seed {}: {} [{}]{}\n{}\n", *options.print_case, options.seed,
-                           to_string(type_of(c.desc)), c.klass, c.detail.empty() ? "" : " (" + c.detail + ")", to_string(c.desc));
+        out << fmt::format("boundary case {} of seed {}: {} [{}], draw {}{}\n{}\n", *options.print_case, options.seed,
+                           to_string(type_of(c.desc)), c.klass, draw_of(*options.print_case),
+                           c.detail.empty() ? "" : " (" + c.detail + ")", to_string(c.desc));
         return 0;
     }
 #if !defined(DMLREF_HAVE_DIRECTML)
@@ -426,23 +434,25 @@ int run(const run_options& options, std::ostream& out) {
     // Every known divergence must still show on its reproducer.
     int status = 0;
     for (const auto& k : known) {
-        const parity_case c = boundary_case(k.seed, k.index);
-        if (to_string(c.desc) != k.desc) {
-            out << fmt::format("FAILED: known divergence {}: boundary case {} of seed {} is no longer the recorded desc "
-                               "(the generator changed): {}\n",
-                               k.id, k.index, k.seed, to_string(c.desc));
+        const auto index = index_of(k.reproducer_op, k.reproducer_class, k.draw);
+        const parity_case c = index ? boundary_case(k.seed, *index) : parity_case{};
+        if (!index || to_string(c.desc) != k.desc) {
+            out << fmt::format("FAILED: known divergence {}: {}\n", k.id,
+                               index ? fmt::format("its reproducer (boundary case {} of seed {}) is no longer the recorded desc "
+                                                   "(the generator changed): {}", *index, k.seed, to_string(c.desc))
+                                     : fmt::format("the parity cases have no class [{} / {}]", k.reproducer_op, k.reproducer_class));
             status = 1;
             continue;
         }
         run_options one = options;
         one.seed = k.seed;
-        one.boundary_count = k.index + 1;
+        one.boundary_count = *index + 1;
         one.valid_count = 0;
         one.plant = false;
         std::ostringstream quiet;
-        const auto r = run_batches(one, k.index, k.index + 1, stem + "-reproducer", quiet);
+        const auto r = run_batches(one, *index, *index + 1, stem + "-reproducer", quiet);
         const bool reproduces = !r.empty() && covers(k, r.front(), c.desc);
-        out << fmt::format("known divergence {}: reproducer (seed {}, case {}) {}\n", k.id, k.seed, k.index,
+        out << fmt::format("known divergence {}: reproducer (seed {}, case {}) {}\n", k.id, k.seed, *index,
                            reproduces ? "still reproduces" : fmt::format("NO LONGER REPRODUCES: {}", r.empty() ? "no result" : r.front().verdict));
         if (!reproduces) status = 1;
     }

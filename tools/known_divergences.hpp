@@ -27,8 +27,11 @@ struct known_divergence {
     std::string id, direction, reason;
     std::vector<std::string> classes;   // parity classes it covers (a trailing * matches a prefix); empty: any
     std::vector<std::string> operators; // empty: every operator
-    std::uint64_t seed = 0, index = 0;  // the reproducer: boundary case `index` of `seed`
-    std::string desc;                   // the reproducer's desc, as dmlref prints it
+    // The reproducer: draw `draw` of boundary class (`reproducer_op`, `reproducer_class`) of `seed`
+    // (parity::index_of gives its case index), and its desc as dmlref prints it.
+    std::uint64_t seed = 0, draw = 0;
+    std::string reproducer_op, reproducer_class;
+    std::string desc;
     std::string when;                   // a named condition on the desc (see holds), or "" for none
 
     /// Whether a disagreement `observed` ("output" when the outputs differ, else the verdict:
@@ -47,10 +50,10 @@ struct known_divergence {
     /// The named conditions a known divergence may require of a desc.
     static bool holds(const std::string& name, const operator_desc& d) {
         if (name == "padding-value-outside-integer-type") {
-            // PADDING's FLOAT value, for an integer tensor type, is NaN, infinite, or outside the
-            // type's range after truncation toward zero.
+            // CONSTANT PADDING's FLOAT value, for an integer tensor type, is NaN, infinite, or
+            // outside the type's range after truncation toward zero (the other modes never write it).
             const auto* p = std::get_if<padding_desc>(&d);
-            if (p == nullptr) return false;
+            if (p == nullptr || p->padding_mode != padding_mode::constant) return false;
             const data_type t = p->output_tensor.data_type;
             const double v = static_cast<double>(p->padding_value);
             if (t == data_type::float32 || t == data_type::float16 || t == data_type::float64) return false;
@@ -99,7 +102,9 @@ inline std::vector<known_divergence> load_known(const std::string& path) {
         if (e.contains("operators")) k.operators = e.at("operators").get<std::vector<std::string>>();
         const nlohmann::json& r = e.at("reproducer");
         k.seed = r.at("seed").get<std::uint64_t>();
-        k.index = r.at("index").get<std::uint64_t>();
+        k.reproducer_op = r.at("operator").get<std::string>();
+        k.reproducer_class = r.at("class").get<std::string>();
+        k.draw = r.at("draw").get<std::uint64_t>();
         k.desc = r.at("desc").get<std::string>();
         k.when = e.value("when", std::string());
         if (!k.when.empty()) known_divergence::holds(k.when, operator_desc{}); // an unknown name fails here, not mid-run

@@ -8,7 +8,9 @@
 /// arithmetic.
 ///
 /// Case `index` of seed `seed` depends on (seed, index) alone, with every compiler and standard
-/// library (every draw goes through seeded_random.hpp). The class of a boundary case is a
+/// library (every draw goes through seeded_random.hpp); the n-th draw of a class depends on (seed,
+/// operator, class, n) alone, so it keeps its desc as classes are added (known divergences record
+/// their reproducers that way). The class of a boundary case is a
 /// deterministic round robin: every fourth index takes the next valid class, the others the next
 /// mutation class, classes listed class by class with the operators interleaved, so any 3,000
 /// consecutive indices visit every (operator, class) pair. Prints nothing. No expression holds
@@ -1708,19 +1710,64 @@ inline bool huge(const operator_desc& d) {
     return false;
 }
 
-/// Boundary case `index` of `seed` with its base (see parity_case and built).
-inline std::pair<parity_case, built> boundary_case_with_base(std::uint64_t seed, std::uint64_t index) {
+/// FNV-1a of the operator's name and the class's text: what a class's draws are seeded from, so
+/// that a draw depends on its class alone, not on the classes listed before it.
+inline std::uint64_t class_hash(operator_type op, std::string_view klass) {
+    std::uint64_t h = 0xcbf2'9ce4'8422'2325ull;
+    const auto take = [&](std::string_view text) {
+        for (const char ch : text) h = (h ^ static_cast<unsigned char>(ch)) * 0x100'0000'01b3ull;
+    };
+    take(to_string(op));
+    take("\n");
+    take(klass);
+    return h;
+}
+
+/// Where boundary case `index` falls in the round robin: its class entry and its draw, the
+/// number of earlier cases of that entry.
+inline std::pair<const class_entry*, std::uint64_t> entry_of(std::uint64_t index) {
     const class_table& t = classes();
     const std::uint64_t block = index / 4, slot = index % 4;
-    const class_entry& entry = slot == 0 ? t.valid[block % t.valid.size()]
-                                         : t.invalid[(block * 3 + slot - 1) % t.invalid.size()];
-    rng_t rng(mix(seed, index, 1));
-    built b = entry.build(rng, entry.op);
-    parity_case c{b.desc, entry.klass, b.detail, expressible(b.desc), huge(b.desc)};
+    if (slot == 0) return {&t.valid[block % t.valid.size()], block / t.valid.size()};
+    const std::uint64_t k = block * 3 + slot - 1;
+    return {&t.invalid[k % t.invalid.size()], k / t.invalid.size()};
+}
+
+/// Boundary case `index` of `seed` with its base (see parity_case and built). Its generator is
+/// seeded from (seed, operator, class, draw), so a case keeps its desc when classes are added or
+/// removed elsewhere in the table; only its index moves (index_of finds it).
+inline std::pair<parity_case, built> boundary_case_with_base(std::uint64_t seed, std::uint64_t index) {
+    const auto [entry, draw] = entry_of(index);
+    rng_t rng(mix(seed ^ class_hash(entry->op, entry->klass), draw, 1));
+    built b = entry->build(rng, entry->op);
+    parity_case c{b.desc, entry->klass, b.detail, expressible(b.desc), huge(b.desc)};
     return {std::move(c), std::move(b)};
 }
 
 } // namespace detail
+
+/// Draw `draw` of the boundary class (`op`, `klass`): its case index in today's table, or nothing
+/// when the table has no such class.
+inline std::optional<std::uint64_t> index_of(operator_type op, std::string_view klass, std::uint64_t draw) {
+    const detail::class_table& t = detail::classes();
+    for (std::size_t i = 0; i < t.valid.size(); ++i)
+        if (t.valid[i].op == op && t.valid[i].klass == klass) return (draw * t.valid.size() + i) * 4;
+    for (std::size_t i = 0; i < t.invalid.size(); ++i)
+        if (t.invalid[i].op == op && t.invalid[i].klass == klass) {
+            const std::uint64_t k = draw * t.invalid.size() + i;
+            return k / 3 * 4 + k % 3 + 1;
+        }
+    return std::nullopt;
+}
+
+/// index_of for an operator named as DirectML names it ("SLICE1"), as known divergences record it.
+inline std::optional<std::uint64_t> index_of(std::string_view op, std::string_view klass, std::uint64_t draw) {
+    const auto type = parse_operator_type(op);
+    return type ? index_of(*type, klass, draw) : std::nullopt;
+}
+
+/// The draw of boundary case `index`: how many cases of its class come before it.
+inline std::uint64_t draw_of(std::uint64_t index) { return detail::entry_of(index).second; }
 
 /// The boundary case number `index` of the run seeded `seed`: deterministic for (seed, index)
 /// alone, independent of any other index, the same with every compiler and standard library.
