@@ -109,6 +109,8 @@ template <class Body> void run_float_peer(benchmark::State& state, const workloa
 
 /// Registers Eigen's and xtensor's forms of `w` where those libraries can express it.
 void register_eigen(const workload& w);
+/// JOIN and SPLIT over views (bench_join_split.cpp): they have no desc-level workload yet.
+void register_join_split();
 void register_xtensor(const workload& w);
 
 } // namespace dmlref_bench

@@ -117,6 +117,7 @@ int main(int argc, char** argv) {
             register_xtensor(w);
         }
     }
+    register_join_split();
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     benchmark::RunSpecifiedBenchmarks();

@@ -10,6 +10,7 @@
 #include "operator.hpp"         // IWYU pragma: export
 #include "ops/depth_space.hpp"  // IWYU pragma: export
 #include "ops/identity.hpp"     // IWYU pragma: export
+#include "ops/join_split.hpp"   // IWYU pragma: export
 #include "ops/padding.hpp"      // IWYU pragma: export
 #include "ops/slice.hpp"        // IWYU pragma: export
 #include "strided_view.hpp"     // IWYU pragma: export

@@ -243,43 +243,6 @@ inline void run_gather_plan(const gather_plan& p, const std::byte* walked_in, st
     }
 }
 
-/// A view's element 0 as bytes.
-template <class T> const std::byte* bytes_at(const T* base, std::ptrdiff_t offset) noexcept {
-    return reinterpret_cast<const std::byte*>(base + offset);
-}
-template <class T> std::byte* bytes_at(T* base, std::ptrdiff_t offset) noexcept {
-    return reinterpret_cast<std::byte*>(base + offset);
-}
-
-/// The bytes [first, end) a view of `l` at `base` with elements of `width` bytes covers; nullopt
-/// where an address does not fit.
-inline std::optional<std::pair<std::uintptr_t, std::uintptr_t>> view_byte_range(const void* base, const layout& l,
-                                                                           std::size_t width) noexcept {
-    const auto reach = checked_reach({l.extents.data(), l.rank}, {l.strides.data(), l.rank});
-    if (!reach) return std::nullopt;
-    const auto at = reinterpret_cast<std::uintptr_t>(base);
-    const auto w = static_cast<std::uintptr_t>(width);
-    const auto low = static_cast<std::uintptr_t>(-reach->first) * w;
-    const auto high = (static_cast<std::uintptr_t>(reach->second) + 1) * w;
-    if (low > at || at > std::numeric_limits<std::uintptr_t>::max() - high) return std::nullopt;
-    return std::pair{at - low, at + high};
-}
-
-/// The output must overlap none of the inputs (dmlref does not run in place).
-inline std::optional<std::string> check_apart(std::string_view op, std::string_view out_field, const void* out,
-                                              const layout& out_layout, std::size_t out_width,
-                                              std::string_view in_field, const void* in, const layout& in_layout,
-                                              std::size_t in_width) {
-    const auto a = view_byte_range(out, out_layout, out_width), b = view_byte_range(in, in_layout, in_width);
-    if (!a || !b)
-        return detail::message("{}: the {} view's memory reaches outside the address space", op, !a ? out_field : in_field);
-    if (a->first < b->second && b->first < a->second)
-        return detail::message("{}: the memory of {} [{:#x}, {:#x}) and of {} [{:#x}, {:#x}) overlap; dmlref does not "
-                               "run in place",
-                               op, out_field, a->first, a->second, in_field, b->first, b->second);
-    return std::nullopt;
-}
-
 // ---- the desc rules of the family ---------------------------------------------------------------
 
 /// The DML_FEATURE_LEVEL values, for "is this one of DirectML's levels".
