@@ -20,12 +20,20 @@
 //   DEPTH_TO_SPACE1 COLUMN_ROW_DEPTH                 -> DepthToSpace-11 mode "CRD".
 //   SPACE_TO_DEPTH, SPACE_TO_DEPTH1 DEPTH_COLUMN_ROW -> SpaceToDepth-1. COLUMN_ROW_DEPTH: no
 //                         released opset (SpaceToDepth has no mode before opset 28): left out.
-//   ELEMENT_WISE_IDENTITY (no ScaleBias) -> Identity-1 (all eleven types), packed inputs only.
+//   ELEMENT_WISE_IDENTITY (no ScaleBias), by its InputTensor's layout (all eleven types):
+//                         packed -> Identity-1; packed in another axis order (a transpose) ->
+//                         Transpose-1 of the buffer's elements in memory order, `perm` the
+//                         inverse of that order; packed but for zero strides (a broadcast) ->
+//                         Expand-8 of the buffer's elements (size 1 on the broadcast axes) to
+//                         the sizes; both at once, or gaps between rows: left out.
 // Input layouts: a strided or broadcast InputTensor decides which buffer elements the operator
-// reads, which a node test (a packed tensor per input) cannot say: left out. Output strides only
-// place the results in memory: those cases are exported with the packed logical output.
+// reads, which a node test (a packed tensor per input) cannot say: left out (but IDENTITY's above).
+// Output strides only place the results in memory: those cases are exported with the packed
+// logical output.
+#include <algorithm>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -60,6 +68,10 @@ struct node_plan {
     bool write_mode = false;     ///< whether the mode attribute is written
     std::int64_t blocksize = 0;  ///< DepthToSpace / SpaceToDepth
     std::vector<named_tensor> inputs; ///< after the data input, in the schema's order
+    std::vector<std::int64_t> perm;   ///< Transpose
+    /// The tensor of the input buffer the data input holds (packed), where it is not InputTensor:
+    /// the buffer's elements in memory order (Transpose), or without the broadcast axes (Expand).
+    std::optional<buffer_tensor_desc> data_tensor;
 };
 
 node_plan make_plan(std::string op_type, std::string data_name, std::int64_t opset) {
@@ -99,6 +111,47 @@ bool is_broadcast(const buffer_tensor_desc& t) {
     for (std::size_t k = 0; k < t.sizes.size(); ++k)
         if (t.sizes[k] != 1 && (*t.strides)[k] == 0) return true;
     return false;
+}
+
+/// ELEMENT_WISE_IDENTITY's plan from its InputTensor's layout (see the mapping above), or why it has none.
+std::variant<node_plan, std::string> plan_identity(const buffer_tensor_desc& in) {
+    if (is_packed(in)) return make_plan("Identity", "input", 1);
+    const std::vector<std::uint32_t>& strides = *in.strides; // is_packed: present
+    const std::size_t rank = in.sizes.size();
+    if (is_broadcast(in)) { // Expand of the elements without the broadcast axes, if they lie packed
+        buffer_tensor_desc data = in;
+        for (std::size_t k = 0; k < rank; ++k)
+            if (strides[k] == 0) data.sizes[k] = 1;
+        if (!is_packed(data)) return std::string("broadcast and permuted or strided input (an Expand of a Transpose or of a slice)");
+        node_plan p = make_plan("Expand", "input", 8);
+        p.inputs.push_back({"shape", int64_vector({in.sizes.begin(), in.sizes.end()})});
+        p.data_tensor = std::move(data);
+        return p;
+    }
+    // Transpose: the axes of more than one element in decreasing stride (memory order), the others
+    // where they are; the buffer holds them packed in that order if at all.
+    std::vector<std::size_t> order(rank), moved;
+    for (std::size_t k = 0; k < rank; ++k) {
+        order[k] = k;
+        if (in.sizes[k] != 1) moved.push_back(k);
+    }
+    std::vector<std::size_t> sorted = moved;
+    std::stable_sort(sorted.begin(), sorted.end(), [&](std::size_t a, std::size_t b) { return strides[a] > strides[b]; });
+    for (std::size_t j = 0; j < moved.size(); ++j) order[moved[j]] = sorted[j];
+    buffer_tensor_desc data = in;
+    std::vector<std::uint32_t> data_strides(rank);
+    std::vector<std::int64_t> perm(rank);
+    for (std::size_t k = 0; k < rank; ++k) {
+        data.sizes[k] = in.sizes[order[k]];
+        data_strides[k] = strides[order[k]];
+        perm[order[k]] = static_cast<std::int64_t>(k); // output axis order[k] reads data axis k
+    }
+    data.strides = data_strides;
+    if (!is_packed(data)) return std::string("strided input (a node test's input is a packed tensor)");
+    node_plan p = make_plan("Transpose", "data", 1);
+    p.perm = std::move(perm);
+    p.data_tensor = std::move(data);
+    return p;
 }
 
 std::string_view onnx_pad_mode(padding_mode mode) {
@@ -178,11 +231,8 @@ std::variant<node_plan, std::string> plan_of(const operator_desc& desc) {
                 return plan_slice(d.input_tensor, d.output_tensor, d.input_window_offsets, d.input_window_sizes,
                                   d.input_window_strides);
             } else if constexpr (std::is_same_v<D, element_wise_identity_desc>) {
-                // The packed input's copy. (A permuted or broadcast input is a Transpose or an
-                // Expand of the buffer's elements, which the node test's packed input cannot
-                // carry: left out below with the other strided inputs.)
                 if (d.scale_bias) return std::string("ELEMENT_WISE_IDENTITY with a ScaleBias (arithmetic, not data movement)");
-                return make_plan("Identity", "input", 1);
+                return plan_identity(d.input_tensor);
             } else if constexpr (std::is_same_v<D, slice_desc>) {
                 std::vector<std::int32_t> strides(d.strides.begin(), d.strides.end());
                 std::vector<std::uint32_t> windows(d.sizes.size());
@@ -207,7 +257,7 @@ std::variant<node_plan, std::string> plan_of(const operator_desc& desc) {
             }
         },
         desc);
-    if (std::holds_alternative<std::string>(op)) return op;
+    if (std::holds_alternative<std::string>(op) || std::get<node_plan>(op).data_tensor) return op;
     if (is_broadcast(in)) return std::string("broadcast input (a stride of 0: a node test's input is a packed tensor)");
     if (!is_packed(in)) return std::string("strided input (a node test's input is a packed tensor)");
     return op;
@@ -266,6 +316,12 @@ std::string model_bytes(const node_plan& p, const npy::array& data, const npy::a
         a->set_type(onnx::AttributeProto::INT);
         a->set_i(p.blocksize);
     }
+    if (!p.perm.empty()) {
+        auto* a = node->add_attribute();
+        a->set_name("perm");
+        a->set_type(onnx::AttributeProto::INTS);
+        for (const std::int64_t v : p.perm) a->add_ints(v);
+    }
     if (p.write_mode) {
         auto* a = node->add_attribute();
         a->set_name("mode");
@@ -309,7 +365,7 @@ nlohmann::json json_scalar(const npy::array& a) {
 }
 
 // case.json, a sidecar for classifiers and people. Its fields (names are stable):
-//   onnx_op        "Pad" | "Slice" | "DepthToSpace" | "SpaceToDepth"
+//   onnx_op        "Pad" | "Slice" | "DepthToSpace" | "SpaceToDepth" | "Identity" | "Transpose" | "Expand"
 //   opset, ir_version  what model.onnx declares
 //   dml_op         "DML_OPERATOR_PADDING1", ... (the DirectML operator the case came from)
 //   dml_desc       the DirectML desc in one line, DirectML's field names (strides included)
@@ -318,11 +374,12 @@ nlohmann::json json_scalar(const npy::array& a) {
 //   output_strides the OutputTensor's strides in DirectML (null when packed): memory layout only
 //   attributes     the node's meaning: {"mode": ...} for Pad (constant, edge, reflect, wrap) and
 //                  DepthToSpace / SpaceToDepth ("DCR", "CRD"; also where the attribute is left at
-//                  its DCR default), {"blocksize": B} for the latter two; {} for Slice
+//                  its DCR default), {"blocksize": B} for the latter two, {"perm": [...]} for
+//                  Transpose; {} for Slice, Identity and Expand
 //   inputs         the graph inputs after the data, by name: Pad {"pads": [...], "value": the
 //                  constant (CONSTANT only; a number, or "NaN" / "Infinity" / "-Infinity"),
 //                  "value_bits": its bits in hex (floating types)}; Slice {"starts", "ends",
-//                  "axes", "steps"}
+//                  "axes", "steps"}; Expand {"shape"}
 //   input_names    the graph inputs in order (input_K.pb is the K-th)
 std::string case_json(const node_plan& p, const operator_desc& desc, const npy::array& data, const npy::array& output) {
     const buffer_tensor_desc& out = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.output_tensor; }, desc);
@@ -340,6 +397,7 @@ std::string case_json(const node_plan& p, const operator_desc& desc, const npy::
     nlohmann::ordered_json attributes = nlohmann::ordered_json::object();
     if (!p.mode.empty()) attributes["mode"] = p.mode;
     if (p.blocksize) attributes["blocksize"] = p.blocksize;
+    if (!p.perm.empty()) attributes["perm"] = p.perm;
     j["attributes"] = attributes;
     nlohmann::ordered_json inputs = nlohmann::ordered_json::object();
     std::vector<std::string> names{p.data_name};
@@ -381,7 +439,8 @@ std::optional<std::string> export_case(const fs::path& dir, const operator_desc&
     std::vector<std::byte> in_buffer(input_buffer.begin(), input_buffer.end());
     if (in_buffer.size() < in.total_tensor_size_in_bytes) in_buffer.resize(static_cast<std::size_t>(in.total_tensor_size_in_bytes));
     dmlref::execute(desc, in_buffer, out_buffer);
-    npy::array data{in.data_type, {in.sizes.begin(), in.sizes.end()}, detail::gather(in, input_buffer)};
+    const buffer_tensor_desc& held = p.data_tensor ? *p.data_tensor : in; // what the data input holds
+    npy::array data{held.data_type, {held.sizes.begin(), held.sizes.end()}, detail::gather(held, input_buffer)};
     npy::array output{out.data_type, {out.sizes.begin(), out.sizes.end()}, detail::gather(out, out_buffer)};
 
     fs::create_directories(dir / "test_data_set_0");

@@ -1,6 +1,8 @@
-// ONNX node tests read back: a one-node model of Pad, Slice, DepthToSpace, SpaceToDepth or Identity mapped to
-// the DirectML desc of the same meaning (PADDING1, SLICE1, DEPTH_TO_SPACE1, SPACE_TO_DEPTH1, ELEMENT_WISE_IDENTITY on
-// packed tensors), run on the reference and compared with the data set's output.
+// ONNX node tests read back: a one-node model of Pad, Slice, DepthToSpace, SpaceToDepth, Identity,
+// Transpose or Expand mapped to the DirectML desc of the same meaning (PADDING1, SLICE1,
+// DEPTH_TO_SPACE1, SPACE_TO_DEPTH1 and ELEMENT_WISE_IDENTITY on packed tensors; Transpose and
+// Expand as ELEMENT_WISE_IDENTITY reading the packed data through permuted or zero strides), run on
+// the reference and compared with the data set's output.
 #include <algorithm>
 #include <iostream>
 #include <limits>
@@ -292,6 +294,65 @@ operator_desc map_identity(const node_context& node, const onnx::NodeProto& n, c
     return element_wise_identity_desc{packed(data.type, sizes), packed(data.type, sizes), std::nullopt};
 }
 
+/// Transpose: IDENTITY reading the data's packed elements through permuted strides (output axis
+/// i reads data axis perm[i]).
+operator_desc map_transpose(const node_context& node, const onnx::NodeProto& n, const npy::array& data) {
+    only_attributes(node, n, {"perm"});
+    const auto sizes = dml_sizes(node, data, 1, 8);
+    const std::size_t rank = sizes.size();
+    std::vector<std::int64_t> perm;
+    if (const auto* a = attribute(n, "perm")) perm.assign(a->ints().begin(), a->ints().end());
+    else for (std::size_t k = rank; k-- > 0;) perm.push_back(static_cast<std::int64_t>(k)); // reversed, ONNX's default
+    std::vector<bool> seen(rank, false);
+    if (perm.size() != rank) node.fail(fmt::format("attribute perm has {} entries; the data has {} dimensions", perm.size(), rank));
+    for (std::size_t i = 0; i < rank; ++i) {
+        if (perm[i] < 0 || perm[i] >= static_cast<std::int64_t>(rank) || seen[static_cast<std::size_t>(perm[i])])
+            node.fail(fmt::format("attribute perm {} is not a permutation of 0 to {}", fmt::join(perm, ", "), rank - 1));
+        seen[static_cast<std::size_t>(perm[i])] = true;
+    }
+    const buffer_tensor_desc held = packed(data.type, sizes);
+    const std::vector<std::uint32_t> data_strides = packed_strides(sizes);
+    buffer_tensor_desc in = held;
+    std::vector<std::uint32_t> strides(rank);
+    for (std::size_t i = 0; i < rank; ++i) {
+        in.sizes[i] = sizes[static_cast<std::size_t>(perm[i])];
+        strides[i] = data_strides[static_cast<std::size_t>(perm[i])];
+    }
+    in.strides = strides;
+    return element_wise_identity_desc{in, packed(data.type, in.sizes), std::nullopt};
+}
+
+/// Expand: IDENTITY broadcasting the data's axes of size 1 (stride 0) to numpy's broadcast of the
+/// data's shape and input 'shape', aligned at the last axis.
+operator_desc map_expand(const node_context& node, const onnx::NodeProto& n, std::int64_t opset, const npy::array& data,
+                         const std::vector<std::optional<npy::array>>& inputs) {
+    only_attributes(node, n, {});
+    if (opset < 8) node.fail(fmt::format("opset {} has no Expand (Expand-8 is the first)", opset));
+    if (inputs.size() < 2 || !inputs[1]) node.fail("input 'shape' is required");
+    const auto shape = integers(*inputs[1], node.label + ": input 'shape'");
+    const auto sizes = dml_sizes(node, data, 1, 8);
+    const std::size_t rank = std::max(sizes.size(), shape.size());
+    if (rank > 8) node.fail(fmt::format("the output has {} dimensions; DirectML tensors have at most 8", rank));
+    const std::vector<std::uint32_t> data_strides = packed_strides(sizes);
+    std::vector<std::uint32_t> out_sizes(rank), strides(rank, 0);
+    for (std::size_t i = 0; i < rank; ++i) {
+        const std::size_t from_end = rank - 1 - i;
+        const bool has_data = from_end < sizes.size(), has_shape = from_end < shape.size();
+        const std::uint64_t d = has_data ? sizes[sizes.size() - 1 - from_end] : 1;
+        const std::int64_t s = has_shape ? shape[shape.size() - 1 - from_end] : 1;
+        if (s < 1 || s > static_cast<std::int64_t>(UINT32_MAX))
+            node.fail(fmt::format("input shape holds {}; DirectML sizes are 1 to 2^32-1", s));
+        if (d != 1 && s != 1 && static_cast<std::uint64_t>(s) != d)
+            node.fail(fmt::format("input shape's {} does not broadcast with the data's {} (axis {} of the output)", s, d, i));
+        out_sizes[i] = static_cast<std::uint32_t>(d != 1 ? d : static_cast<std::uint64_t>(s));
+        if (has_data && d != 1) strides[i] = data_strides[sizes.size() - 1 - from_end];
+    }
+    buffer_tensor_desc in = packed(data.type, out_sizes);
+    in.strides = strides;
+    in.total_tensor_size_in_bytes = packed(data.type, sizes).total_tensor_size_in_bytes;
+    return element_wise_identity_desc{in, packed(data.type, out_sizes), std::nullopt};
+}
+
 bool has_model(const fs::path& folder) {
     std::error_code error;
     return fs::is_regular_file(folder / "model.onnx", error);
@@ -323,7 +384,7 @@ loaded_test load_node_test(const fs::path& model_path) {
     if (opset < 0) throw validation_error(fmt::format("{}: imports no opset of the default domain", model_path.string()));
     const auto& g = m.graph();
     if (g.node_size() != 1)
-        throw validation_error(fmt::format("{}: the graph has {} nodes; one node of Pad, Slice, DepthToSpace, SpaceToDepth or Identity is mapped",
+        throw validation_error(fmt::format("{}: the graph has {} nodes; one node of Pad, Slice, DepthToSpace, SpaceToDepth, Identity, Transpose or Expand is mapped",
                                            model_path.string(), g.node_size()));
     const onnx::NodeProto& n = g.node(0);
     const node_context node{fmt::format("{}: node 0 ({})", model_path.string(), n.op_type())};
@@ -363,7 +424,10 @@ loaded_test load_node_test(const fs::path& model_path) {
     else if (n.op_type() == "DepthToSpace") test.desc = map_depth_space(node, n, data, true);
     else if (n.op_type() == "SpaceToDepth") test.desc = map_depth_space(node, n, data, false);
     else if (n.op_type() == "Identity") test.desc = map_identity(node, n, data);
-    else node.fail("the operator has no DirectML data-movement form here (Pad, Slice, DepthToSpace, SpaceToDepth and Identity do)");
+    else if (n.op_type() == "Transpose") test.desc = map_transpose(node, n, data);
+    else if (n.op_type() == "Expand") test.desc = map_expand(node, n, opset, data, inputs);
+    else node.fail("the operator has no DirectML data-movement form here (Pad, Slice, DepthToSpace, SpaceToDepth, Identity, "
+                   "Transpose and Expand do)");
     if (auto why = dmlref::validate(test.desc)) node.fail(fmt::format("the DirectML desc it maps to is invalid: {}", *why));
 
     std::error_code error;
