@@ -304,6 +304,29 @@ def formats():
         r = run(["run", both])
         check("both: run the node tests", r.returncode == 0 and "%d passed, 0 failed" % onnx_cases in r.stdout, r.stdout[-2000:])
 
+        # Transpose and Expand written as ONNX's own node tests write them (test_transpose_default:
+        # no perm, the axes reversed; test_expand_dim_changed: a shape of more dimensions), read
+        # back as ELEMENT_WISE_IDENTITY and judged against numpy.
+        x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+        e = np.arange(3, dtype=np.int32).reshape(3, 1)
+        shape = np.array([2, 1, 6], np.int64)
+        nodes = [
+            ("transpose_default", helper.make_node("Transpose", ["x"], ["y"]), [("x", x)], np.transpose(x), 1),
+            ("transpose_perm", helper.make_node("Transpose", ["x"], ["y"], perm=[1, 2, 0]), [("x", x)],
+             np.transpose(x, [1, 2, 0]), 1),
+            ("expand_dim_changed", helper.make_node("Expand", ["x", "shape"], ["y"]), [("x", e), ("shape", shape)],
+             e * np.ones(shape, np.int32), 8),
+        ]
+        for name, node, inputs, want, opset in nodes:
+            onnx_type = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.int32): TensorProto.INT32,
+                         np.dtype(np.int64): TensorProto.INT64}
+            g = helper.make_graph([node], "g", [helper.make_tensor_value_info(n, onnx_type[a.dtype], a.shape) for n, a in inputs],
+                                  [helper.make_tensor_value_info("y", onnx_type[want.dtype], want.shape)])
+            folder = os.path.join(t, name)
+            save(helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)]), folder, inputs, np.ascontiguousarray(want))
+            r = run(["run", folder])
+            check("ONNX-style " + name, r.returncode == 0 and "elements are bit-identical" in r.stdout, r.stdout[-1000:] + r.stderr)
+
 
 {"roundtrip": roundtrip, "checker": checker, "errors": errors, "formats": formats}[GROUP]()
 if failures:
