@@ -21,6 +21,8 @@
 //   SPACE_TO_DEPTH, SPACE_TO_DEPTH1 DEPTH_COLUMN_ROW -> SpaceToDepth-1. COLUMN_ROW_DEPTH: no
 //                         released opset (SpaceToDepth has no mode before opset 28): left out.
 //   ELEMENT_WISE_IDENTITY (no ScaleBias) -> Identity-1 (all eleven types), packed inputs only.
+//   SLICE_GRAD -> none: ONNX has no such operator (the gradient of Slice is a training graph's
+//                         business, not a node of the default domain): left out.
 // Input layouts: a strided or broadcast InputTensor decides which buffer elements the operator
 // reads, which a node test (a packed tensor per input) cannot say: left out. Output strides only
 // place the results in memory: those cases are exported with the packed logical output.
@@ -183,6 +185,8 @@ std::variant<node_plan, std::string> plan_of(const operator_desc& desc) {
                 // carry: left out below with the other strided inputs.)
                 if (d.scale_bias) return std::string("ELEMENT_WISE_IDENTITY with a ScaleBias (arithmetic, not data movement)");
                 return make_plan("Identity", "input", 1);
+            } else if constexpr (std::is_same_v<D, slice_grad_desc>) {
+                return std::string("SLICE_GRAD (ONNX has no operator for the gradient of Slice)");
             } else if constexpr (std::is_same_v<D, slice_desc>) {
                 std::vector<std::int32_t> strides(d.strides.begin(), d.strides.end());
                 std::vector<std::uint32_t> windows(d.sizes.size());
