@@ -115,6 +115,22 @@ TEST_CASE("SLICE_GRAD with negative strides starts at the window's end, as SLICE
           std::vector<std::uint8_t>{0, 0, 3, 0, 0, 4, 0, 0, 0, 1, 0, 0, 2, 0, 0x5a, 0x5a}); // 14 elements, 2 tail bytes
 }
 
+TEST_CASE("SLICE_GRAD takes a gradient longer than the window, and an empty window, as DirectML 1.15.4 does",
+          "[slice_grad]") {
+    // DirectML's bound counts from the offset: offset 1, stride 2, three elements fit 7 (1, 3, 5),
+    // though the window [1, 2) gives SLICE1 one. (Measured: DirectML accepts and writes them.)
+    const auto longer = grad_desc(data_type::int32, {3}, {7}, {1}, {1}, {2});
+    CHECK(values_of<std::int32_t>(run_both(longer, bytes_of(std::vector<std::int32_t>{10, 20, 30}))) ==
+          std::vector<std::int32_t>{0, 10, 0, 20, 0, 30, 0});
+    const auto empty = grad_desc(data_type::int32, {2}, {4}, {1}, {0}, {1});
+    CHECK(values_of<std::int32_t>(run_both(empty, bytes_of(std::vector<std::int32_t>{10, 20}))) ==
+          std::vector<std::int32_t>{0, 10, 20, 0});
+    // An empty window with a negative stride: CopyStart = offset - 1.
+    const auto empty_back = grad_desc(data_type::int32, {2}, {6}, {3}, {0}, {-2});
+    CHECK(values_of<std::int32_t>(run_both(empty_back, bytes_of(std::vector<std::int32_t>{10, 20}))) ==
+          std::vector<std::int32_t>{20, 0, 10, 0, 0, 0});
+}
+
 TEST_CASE("SLICE_GRAD is SLICE1's adjoint: <slice1(x), g> == <x, slice_grad(g)> on random windows", "[slice_grad]") {
     std::uint32_t state = 12345;
     auto next = [&](std::uint32_t n) {
@@ -181,8 +197,8 @@ TEST_CASE("SLICE_GRAD: SLICE1's window rules, with DirectML's tensor names", "[s
     d.input_window_strides[3] = 0;
     expect_rejected(d, {"SLICE_GRAD", "InputWindowStrides[3] is 0"});
     d = ok;
-    d.input_window_sizes[2] = 0;
-    expect_rejected(d, {"SLICE_GRAD", "InputWindowSizes[2] is 0", "must not be empty"});
+    d.input_window_sizes[2] = 0; // an empty window: DirectML 1.15.4 accepts it; the gradient counts from the offset
+    CHECK(validate(d) == std::nullopt);
     d = ok;
     d.input_window_offsets[2] = 1;
     expect_rejected(d, {"SLICE_GRAD", "InputWindowOffsets[2] + InputWindowSizes[2] = 1 + 4 = 5", "OutputGradientTensor.Sizes[2] = 4"});
@@ -191,7 +207,13 @@ TEST_CASE("SLICE_GRAD: SLICE1's window rules, with DirectML's tensor names", "[s
     expect_rejected(d, {"SLICE_GRAD", "InputWindowOffsets[3] + InputWindowSizes[3] = 4294967295 + 4 = 4294967299"});
     d = ok;
     d.input_tensor = make_buffer_tensor_desc(data_type::float32, {1, 1, 3, 2});
-    expect_rejected(d, {"SLICE_GRAD", "InputGradientTensor.Sizes[2] = 3 exceeds the 2 element(s) the window copies"});
+    expect_rejected(d, {"SLICE_GRAD", "InputWindowOffsets[2] + (InputGradientTensor.Sizes[2] - 1) * |InputWindowStrides[2]| "
+                                      "= 0 + (3 - 1) * |2| = 4 is not below OutputGradientTensor.Sizes[2] = 4"});
+    d = ok; // a negative stride: the elements run down from CopyStart = 0 + 1 - 1 = 0, the second before the start
+    d.input_window_sizes[3] = 1;
+    d.input_window_strides[3] = -2;
+    expect_rejected(d, {"SLICE_GRAD", "InputWindowStrides[3] = -2 writes the 2 gradient element(s) from CopyStart",
+                        "= 0 down to -2, before OutputGradientTensor's start"});
     d = ok;
     d.input_window_strides.pop_back();
     expect_rejected(d, {"SLICE_GRAD", "InputWindowStrides has 3 entries", "DimensionCount", "is 4"});
@@ -249,7 +271,8 @@ TEST_CASE("slice_grad over views: bad windows and overlapping views are refused"
     CHECK_THROWS_MATCHES(run_textbook(g.view(), out.view(), {2, 0}), validation_error,
                          Catch::Message("slice_grad: InputWindowStrides[1] is 0; strides may not be 0"));
     CHECK_THROWS_WITH(run(g.view(), out.view(), {4, 2}),
-                      Contains("InputGradientTensor.Sizes[0] = 2 exceeds the 1 element(s) the window copies"));
+                      Contains("InputWindowOffsets[0] + (InputGradientTensor.Sizes[0] - 1) * |InputWindowStrides[0]| = "
+                               "0 + (2 - 1) * |4| = 4 is not below OutputGradientTensor.Sizes[0] = 4"));
     tensor<float, 2> same({4, 4});
     CHECK_THROWS_WITH((slice_grad<float, 2>(same.view(), same.view(), {0, 0}, {4, 4}, {1, 1})), Contains("overlap"));
     CHECK_THROWS_WITH((textbook::slice_grad<float, 2>(same.view(), same.view(), {0, 0}, {4, 4}, {1, 1})), Contains("overlap"));

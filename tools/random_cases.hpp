@@ -202,6 +202,14 @@ inline operator_desc random_slice_grad(rng_t& rng, data_type type) {
             in_sizes[k] = pick(rng, 2, 1 + (sizes[k] - 1) / magnitude);
         }
     }
+    // DirectML's bound counts from the offset (check_slice_grad): with a positive stride the
+    // gradient may reach past the window's end; an empty window (size 0) is accepted too.
+    const std::size_t k = pick(rng, 0, static_cast<std::uint32_t>(rank - 1));
+    if (strides[k] > 0 && chance(rng, 25)) {
+        const auto m = static_cast<std::uint32_t>(strides[k]);
+        in_sizes[k] = pick(rng, in_sizes[k], 1 + (out_sizes[k] - 1 - offsets[k]) / m);
+        if (chance(rng, 30)) sizes[k] = 0;
+    }
     const auto in = random_tensor(rng, type, in_sizes, true);
     const auto out = random_tensor(rng, type, out_sizes, false);
     return slice_grad_desc{in, out, offsets, sizes, strides};

@@ -29,17 +29,15 @@
 namespace dmlref {
 namespace detail {
 
-/// SLICE1's window rules for each axis (ranks already match), between the tensor the window lies
-/// in (`in`, named `in_field`) and the tensor of the window's elements (`out`, `out_field`):
-/// SLICE1's input and output, SLICE_GRAD's output and input gradients. The window's arithmetic is
+/// SLICE1's parameter rules for each axis (ranks already match). The window's arithmetic is
 /// checked: an offset or a stride near the ends of ptrdiff_t is refused, never wrapped.
-DMLREF_FUNC std::optional<std::string> check_slice1_window(std::string_view op, const layout& in, const layout& out,
-                                                           std::span<const std::ptrdiff_t> offsets,
-                                                           std::span<const std::ptrdiff_t> sizes,
-                                                           std::span<const std::ptrdiff_t> strides,
-                                                           std::string_view in_field, std::string_view out_field)
+DMLREF_FUNC std::optional<std::string> check_slice1(std::string_view op, const layout& in, const layout& out,
+                                                    std::span<const std::ptrdiff_t> offsets,
+                                                    std::span<const std::ptrdiff_t> sizes,
+                                                    std::span<const std::ptrdiff_t> strides)
 #if DMLREF_DEFINE_FUNCS
 {
+    if (auto message = check_views(op, in, out)) return message;
     for (std::size_t i = 0; i < in.rank; ++i) {
         if (strides[i] == 0) return detail::message("{}: InputWindowStrides[{}] is 0; strides may not be 0", op, i);
         if (sizes[i] < 1)
@@ -48,10 +46,10 @@ DMLREF_FUNC std::optional<std::string> check_slice1_window(std::string_view op, 
             return detail::message("{}: InputWindowOffsets[{}] is {}; offsets may not be negative", op, i, offsets[i]);
         if (const auto window_end = checked_add(offsets[i], sizes[i]); !window_end || *window_end > in.extents[i])
             return detail::message("{}: InputWindowOffsets[{}] + InputWindowSizes[{}] = {} + {} = {} exceeds "
-                                   "{}.Sizes[{}] = {}",
+                                   "InputTensor.Sizes[{}] = {}",
                                    op, i, i, offsets[i], sizes[i],
                                    window_end ? detail::message("{}", *window_end) : std::string("more than 2^63 - 1"),
-                                   in_field, i, in.extents[i]);
+                                   i, in.extents[i]);
         const auto magnitude = checked_neg(strides[i] < 0 ? strides[i] : -strides[i]);
         if (!magnitude)
             return detail::message("{}: InputWindowStrides[{}] is {}; its magnitude does not fit in a signed 64-bit "
@@ -59,25 +57,11 @@ DMLREF_FUNC std::optional<std::string> check_slice1_window(std::string_view op, 
                                    op, i, strides[i]);
         const std::ptrdiff_t most = 1 + (sizes[i] - 1) / *magnitude;
         if (out.extents[i] > most)
-            return detail::message("{}: {}.Sizes[{}] = {} exceeds the {} element(s) the window copies "
+            return detail::message("{}: OutputTensor.Sizes[{}] = {} exceeds the {} element(s) the window copies "
                                    "(1 + (InputWindowSizes[{}] - 1) / |InputWindowStrides[{}]| = 1 + ({} - 1) / {})",
-                                   op, out_field, i, out.extents[i], most, i, i, sizes[i], *magnitude);
+                                   op, i, out.extents[i], most, i, i, sizes[i], *magnitude);
     }
     return std::nullopt;
-}
-#else
-;
-#endif
-
-/// SLICE1's parameter rules: the views' own, then the window's for each axis.
-DMLREF_FUNC std::optional<std::string> check_slice1(std::string_view op, const layout& in, const layout& out,
-                                                    std::span<const std::ptrdiff_t> offsets,
-                                                    std::span<const std::ptrdiff_t> sizes,
-                                                    std::span<const std::ptrdiff_t> strides)
-#if DMLREF_DEFINE_FUNCS
-{
-    if (auto message = check_views(op, in, out)) return message;
-    return check_slice1_window(op, in, out, offsets, sizes, strides, "InputTensor", "OutputTensor");
 }
 #else
 ;

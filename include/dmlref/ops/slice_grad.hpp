@@ -7,12 +7,13 @@
 ///   OutputGradient[CopyStart + InputWindowStrides * g] = InputGradient[g]   for every coordinate g
 ///   OutputGradient[x] = 0                                                    for every other x
 ///
-/// The 0 is the all-zero bit pattern of the type (+0.0 for the floats). Preconditions are SLICE1's
-/// with the roles of its tensors swapped, per axis i: the window is non-empty and inside the
-/// output gradient (InputWindowOffsets[i] + InputWindowSizes[i] <= OutputGradient.Sizes[i]); the
-/// stride is not 0; and 1 <= InputGradient.Sizes[i] <= 1 + (InputWindowSizes[i] - 1) /
-/// |InputWindowStrides[i]|. Non-zero strides make the written elements distinct: no two gradient
-/// elements ever meet in one output element.
+/// The 0 is the all-zero bit pattern of the type (+0.0 for the floats), as DirectML 1.15.4 writes
+/// it. Preconditions (check_slice_grad; DirectML's, measured, which are not SLICE1's with its
+/// tensors swapped): per axis, a non-zero stride; the window inside the output gradient (it may be
+/// empty); InputWindowOffsets[i] + (InputGradient.Sizes[i] - 1) * |InputWindowStrides[i]| <
+/// OutputGradient.Sizes[i], so the gradient may hold more elements than the window gives; and, as
+/// dmlref's own rule, no element before the tensor's start. Non-zero strides make the written
+/// elements distinct: no two gradient elements ever meet in one output element.
 ///
 /// | DirectML   | ONNX                          | numpy                                | PyTorch                                                    | WebNN |
 /// |------------|-------------------------------|--------------------------------------|------------------------------------------------------------|-------|
@@ -25,13 +26,23 @@
 #include <string_view>
 
 #include "common.hpp"
-#include "slice.hpp"
 
 namespace dmlref {
 namespace detail {
 
-/// SLICE_GRAD's rules on layouts (ranks already match): the views' own, named as DirectML names
-/// them, then SLICE1's window rules with the output gradient as the tensor the window lies in.
+/// SLICE_GRAD's rules on layouts (ranks already match), as DirectML 1.15.4 applies them (measured:
+/// docs/directml.md), and dmlref's own: the views' rules under DirectML's names, then per axis i
+///   - InputWindowStrides[i] is not 0;
+///   - the window lies inside the output gradient: InputWindowOffsets[i] + InputWindowSizes[i] <=
+///     OutputGradient.Sizes[i] (an empty window, size 0, passes: DirectML accepts it);
+///   - DirectML's bound on the gradient: InputWindowOffsets[i] + (InputGradient.Sizes[i] - 1) *
+///     |InputWindowStrides[i]| < OutputGradient.Sizes[i]. It counts from the offset whatever the
+///     stride's sign, and not within the window: the gradient may hold more elements than SLICE1's
+///     window gives, and they land past the window's end (a positive stride) or before its start;
+///   - dmlref's own: with a negative stride, every element lands at or after the tensor's start:
+///     CopyStart[i] - (InputGradient.Sizes[i] - 1) * |InputWindowStrides[i]| >= 0. DirectML accepts
+///     such descs too (a known divergence): dmlref never writes outside a tensor.
+/// Every sum and product is formed in 64 bits and checked: nothing wraps.
 DMLREF_FUNC std::optional<std::string> check_slice_grad(std::string_view op, const layout& in, const layout& out,
                                                         std::span<const std::ptrdiff_t> offsets,
                                                         std::span<const std::ptrdiff_t> sizes,
@@ -40,7 +51,37 @@ DMLREF_FUNC std::optional<std::string> check_slice_grad(std::string_view op, con
 {
     if (auto message = check_layout(op, "InputGradientTensor", in, false)) return message;
     if (auto message = check_layout(op, "OutputGradientTensor", out, true)) return message;
-    return check_slice1_window(op, out, in, offsets, sizes, strides, "OutputGradientTensor", "InputGradientTensor");
+    for (std::size_t i = 0; i < in.rank; ++i) {
+        if (strides[i] == 0) return detail::message("{}: InputWindowStrides[{}] is 0; strides may not be 0", op, i);
+        if (sizes[i] < 0)
+            return detail::message("{}: InputWindowSizes[{}] is {}; sizes may not be negative", op, i, sizes[i]);
+        if (offsets[i] < 0)
+            return detail::message("{}: InputWindowOffsets[{}] is {}; offsets may not be negative", op, i, offsets[i]);
+        if (const auto window_end = checked_add(offsets[i], sizes[i]); !window_end || *window_end > out.extents[i])
+            return detail::message("{}: InputWindowOffsets[{}] + InputWindowSizes[{}] = {} + {} = {} exceeds "
+                                   "OutputGradientTensor.Sizes[{}] = {}",
+                                   op, i, i, offsets[i], sizes[i],
+                                   window_end ? detail::message("{}", *window_end) : std::string("more than 2^63 - 1"),
+                                   i, out.extents[i]);
+        const auto magnitude = checked_neg(strides[i] < 0 ? strides[i] : -strides[i]);
+        const auto reach = magnitude ? checked_mul(in.extents[i] - 1, *magnitude) : std::nullopt;
+        const auto last = reach ? checked_add(offsets[i], *reach) : std::nullopt;
+        if (!last || *last >= out.extents[i])
+            return detail::message("{}: InputWindowOffsets[{}] + (InputGradientTensor.Sizes[{}] - 1) * "
+                                   "|InputWindowStrides[{}]| = {} + ({} - 1) * |{}| = {} is not below "
+                                   "OutputGradientTensor.Sizes[{}] = {}",
+                                   op, i, i, i, offsets[i], in.extents[i], strides[i],
+                                   last ? detail::message("{}", *last) : std::string("more than 2^63 - 1"), i,
+                                   out.extents[i]);
+        if (strides[i] < 0 && offsets[i] + sizes[i] - 1 - *reach < 0)
+            return detail::message("{}: InputWindowStrides[{}] = {} writes the {} gradient element(s) from CopyStart = "
+                                   "InputWindowOffsets[{}] + InputWindowSizes[{}] - 1 = {} down to {}, before "
+                                   "OutputGradientTensor's start (DirectML accepts this desc; dmlref writes nothing "
+                                   "outside a tensor)",
+                                   op, i, strides[i], in.extents[i], i, i, offsets[i] + sizes[i] - 1,
+                                   offsets[i] + sizes[i] - 1 - *reach);
+    }
+    return std::nullopt;
 }
 #else
 ;
@@ -68,7 +109,7 @@ DMLREF_FUNC copy_plan plan_slice_grad(const layout& in, const layout& out, std::
         gaps = gaps || (in.extents[i] > 1 && strides[i] != 1 && strides[i] != -1);
     for (std::size_t i = 0; i < out.rank; ++i) {
         const std::ptrdiff_t n = in.extents[i];
-        // |stride| only where the axis steps (n > 1): then (n - 1) * |stride| < InputWindowSizes[i].
+        // |stride| only where the axis steps (n > 1): then (n - 1) * |stride| < OutputGradient.Sizes[i].
         const std::ptrdiff_t step = n == 1 ? 0 : (strides[i] < 0 ? -strides[i] : strides[i]);
         const std::ptrdiff_t low = strides[i] < 0 ? offsets[i] + sizes[i] - 1 - (n - 1) * step : offsets[i];
         const std::ptrdiff_t in_start = strides[i] < 0 ? (n - 1) * in.strides[i] : 0;
