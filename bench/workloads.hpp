@@ -14,7 +14,7 @@
 namespace dmlref_bench {
 
 /// What a workload does, in the terms the peer implementations need.
-enum class family { depth_to_space, space_to_depth, slice_reverse_w, slice_stride2_hw, slice_window, pad };
+enum class family { depth_to_space, space_to_depth, slice_reverse_w, slice_stride2_hw, slice_window, pad, slice_grad };
 
 struct workload {
     std::string name;     ///< e.g. "d2s_dcr_b2/64MiB/f32"
@@ -131,6 +131,21 @@ inline std::vector<workload> workloads_for(const std::string& size_name, std::ve
     slice("slice_stride2_hw", family::slice_stride2_hw, {n, c, h / 2, wd / 2}, {0, 0, 0, 0}, sizes, {1, 1, 2, 2});
     slice("slice_window", family::slice_window, {n, c, h / 2, wd / 2}, {0, 0, h / 4, wd / 4}, {n, c, h / 2, wd / 2},
           {1, 1, 1, 1});
+    // SLICE_GRAD, the adjoints of slice_window (one pass: zeros around a copied block) and of
+    // slice_stride2_hw (zeros first, then the strided copy): their output is `sizes`, the bytes
+    // memcpy moves. No peer has the operator.
+    auto slice_grad = [&](const std::string& name, std::vector<std::uint32_t> gs, std::vector<std::uint32_t> offsets,
+                          std::vector<std::uint32_t> window, std::vector<std::int32_t> strides) {
+        workload w{tag(name), family::slice_grad,
+                   slice_grad_desc{input_desc(type, gs, how), make_buffer_tensor_desc(type, sizes), std::move(offsets),
+                                   std::move(window), std::move(strides)},
+                   gs, sizes};
+        w.peers = false;
+        finish(w);
+        out.push_back(std::move(w));
+    };
+    slice_grad("slice_grad_window", {n, c, h / 2, wd / 2}, {0, 0, h / 4, wd / 4}, {n, c, h / 2, wd / 2}, {1, 1, 1, 1});
+    slice_grad("slice_grad_stride2_hw", {n, c, h / 2, wd / 2}, {0, 0, 0, 0}, sizes, {1, 1, 2, 2});
 
     const char* mode_names[] = {"constant", "edge", "reflection", "symmetric", "wrap"};
     for (std::uint32_t m = 0; m <= 4; ++m) {

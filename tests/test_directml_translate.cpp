@@ -109,3 +109,24 @@ TEST_CASE("directml translate: ELEMENT_WISE_IDENTITY, with ScaleBias null or car
     CHECK(d.ScaleBias->Scale == 2.0f);
     CHECK(std::signbit(d.ScaleBias->Bias));
 }
+
+TEST_CASE("directml translate: SLICE_GRAD carries its window and DirectML's tensor names") {
+    slice_grad_desc g{make_buffer_tensor_desc(data_type::float32, {2, 2}, std::vector<std::uint32_t>{0, 1}),
+                      make_buffer_tensor_desc(data_type::float32, {4, 4}), {0, 1}, {4, 3}, {2, -2}};
+    const directml::translated t(g);
+    CHECK(t.op().Type == 135);
+    const auto& d = *static_cast<const abi::slice_grad_operator_desc*>(t.op().Desc);
+    CHECK(d.DimensionCount == 2);
+    CHECK(d.InputWindowOffsets[1] == 1);
+    CHECK(d.InputWindowSizes[0] == 4);
+    CHECK(d.InputWindowStrides[1] == -2);
+    const auto& in = buffer_of(d.InputGradientTensor);
+    REQUIRE(in.Strides != nullptr);
+    CHECK(in.Strides[0] == 0);
+    CHECK(buffer_of(d.OutputGradientTensor).Sizes[1] == 4);
+    g.input_window_strides.pop_back();
+    CHECK_THROWS_WITH(directml::translated(g), Catch::Contains("SLICE_GRAD: InputWindowStrides has 1 entries"));
+    g.input_window_strides.push_back(1);
+    g.input_tensor.strides = std::vector<std::uint32_t>{1};
+    CHECK_THROWS_WITH(directml::translated(g), Catch::Contains("InputGradientTensor.Strides has 1 entries and Sizes 2"));
+}

@@ -95,7 +95,7 @@ std::set<std::string> differing_fields(const operator_desc& a, const operator_de
                        {{"Offsets", differs(x.offsets, y.offsets, dx, dy)},
                         {"Sizes", differs(x.sizes, y.sizes, dx, dy)},
                         {"Strides", differs(x.strides, y.strides, dx, dy)}});
-            } else if constexpr (std::is_same_v<D, slice1_desc>) {
+            } else if constexpr (std::is_same_v<D, slice1_desc> || std::is_same_v<D, slice_grad_desc>) {
                 const auto dx = common_length(x.input_window_offsets, x.input_window_sizes, x.input_window_strides);
                 const auto dy = common_length(y.input_window_offsets, y.input_window_sizes, y.input_window_strides);
                 arrays(dx, dy,
@@ -133,7 +133,7 @@ bool expressible_here(const operator_desc& d) {
         [](const auto& x) {
             using D = std::remove_cvref_t<decltype(x)>;
             if constexpr (std::is_same_v<D, slice_desc>) return common_length(x.offsets, x.sizes, x.strides) >= 0;
-            else if constexpr (std::is_same_v<D, slice1_desc>)
+            else if constexpr (std::is_same_v<D, slice1_desc> || std::is_same_v<D, slice_grad_desc>)
                 return common_length(x.input_window_offsets, x.input_window_sizes, x.input_window_strides) >= 0;
             else if constexpr (std::is_same_v<D, padding_desc> || std::is_same_v<D, padding1_desc>)
                 return common_length(x.start_padding, x.end_padding) >= 0;
@@ -164,7 +164,7 @@ std::string fields_text(const operator_desc& d) {
             if constexpr (requires { x.order; }) text += fmt::format(";{}", static_cast<std::uint32_t>(x.order));
             if constexpr (std::is_same_v<D, slice_desc>)
                 text += fmt::format(";{};{};{}", fmt::join(x.offsets, ","), fmt::join(x.sizes, ","), fmt::join(x.strides, ","));
-            if constexpr (std::is_same_v<D, slice1_desc>)
+            if constexpr (std::is_same_v<D, slice1_desc> || std::is_same_v<D, slice_grad_desc>)
                 text += fmt::format(";{};{};{}", fmt::join(x.input_window_offsets, ","), fmt::join(x.input_window_sizes, ","),
                                     fmt::join(x.input_window_strides, ","));
             if constexpr (requires { x.padding_mode; })
@@ -255,7 +255,7 @@ TEST_CASE("parity cases of seed 7 are pinned", "[parity]") {
         hash = fnv1a(hash, fields_text(b.desc) + b.klass);
         hash = fnv1a(hash, fields_text(parity::valid_case(7, i).desc));
     }
-    CHECK(fmt::format("{:016x}", hash) == "e9651845e5666ea5");
+    CHECK(fmt::format("{:016x}", hash) == "f78285b2c6a3f766");
 }
 
 // DirectML 1.15.4 caps TotalTensorSizeInBytes at (2^32 - 1) elements' worth of bytes: the classes
@@ -383,6 +383,7 @@ TEST_CASE("valid cases are valid and cover every operator, order, mode, type, ra
     }
     CHECK(ops.size() == std::size(parity::detail::all_ops));
     CHECK(ops.count(operator_type::element_wise_identity) == 1);
+    CHECK(ops.count(operator_type::slice_grad) == 1);
     CHECK(orders.size() == 4);
     CHECK(modes.size() == 5);
     CHECK(types.size() == 11);

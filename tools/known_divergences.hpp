@@ -82,6 +82,21 @@ struct known_divergence {
                 if (in[axes[k]] > in[axes[k - 1]]) return true;
             return false;
         }
+        if (name == "slice-grad-before-start") {
+            // SLICE_GRAD with a negative stride on an axis whose gradient elements run from CopyStart
+            // down past coordinate 0 (dmlref writes nothing outside a tensor; DirectML accepts it).
+            const auto* g = std::get_if<slice_grad_desc>(&d);
+            if (g == nullptr) return false;
+            for (std::size_t i = 0; i < g->input_window_strides.size() && i < g->input_tensor.sizes.size() &&
+                                    i < g->input_window_offsets.size() && i < g->input_window_sizes.size();
+                 ++i) {
+                const std::int64_t s = g->input_window_strides[i];
+                if (s >= 0) continue;
+                const std::int64_t copy_start = std::int64_t{g->input_window_offsets[i]} + g->input_window_sizes[i] - 1;
+                if (copy_start - (std::int64_t{g->input_tensor.sizes[i]} - 1) * -s < 0) return true;
+            }
+            return false;
+        }
         throw std::runtime_error("known divergences: no condition named '" + name + "'");
     }
 };

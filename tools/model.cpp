@@ -301,6 +301,12 @@ void dimension_count(const json& desc, const at& where, std::size_t length, std:
         (where / "DimensionCount").fail(fmt::format("is {}; {} has {} entries", shown(*n), array_name, length));
 }
 
+/// The names DirectML (and DxDispatch's desc fields and bindings) give the op's two tensors.
+std::pair<std::string_view, std::string_view> tensor_names(const operator_desc& desc) {
+    if (std::holds_alternative<slice_grad_desc>(desc)) return {"InputGradientTensor", "OutputGradientTensor"};
+    return {"InputTensor", "OutputTensor"};
+}
+
 operator_desc operator_desc_field(operator_type type, const json& d, const at& where) {
     auto in = [&] { return tensor_desc(require(d, where, "InputTensor"), where / "InputTensor"); };
     auto out = [&] { return tensor_desc(require(d, where, "OutputTensor"), where / "OutputTensor"); };
@@ -374,6 +380,16 @@ operator_desc operator_desc_field(operator_type type, const json& d, const at& w
         }
         return e;
     }
+    case operator_type::slice_grad: { // DxDispatch's field names: DirectML's, InputGradientTensor and OutputGradientTensor
+        only_keys(d, where, {"InputGradientTensor", "OutputGradientTensor", "DimensionCount", "InputWindowOffsets",
+                             "InputWindowSizes", "InputWindowStrides"});
+        slice_grad_desc s{tensor_desc(require(d, where, "InputGradientTensor"), where / "InputGradientTensor"),
+                          tensor_desc(require(d, where, "OutputGradientTensor"), where / "OutputGradientTensor"),
+                          u32s("InputWindowOffsets"), u32s("InputWindowSizes"),
+                          integers<std::int32_t>(require(d, where, "InputWindowStrides"), where / "InputWindowStrides")};
+        dimension_count(d, where, s.input_window_offsets.size(), "InputWindowOffsets");
+        return s;
+    }
     }
     where.fail("unknown operator");
 }
@@ -387,7 +403,7 @@ operator_desc dispatchable_field(const json& value, const at& where) {
     if (!op)
         (where / "type").fail(fmt::format("'{}' is not supported by dmlref (it runs DML_OPERATOR_DEPTH_TO_SPACE, "
                                           "DEPTH_TO_SPACE1, SPACE_TO_DEPTH, SPACE_TO_DEPTH1, SLICE, SLICE1, PADDING, PADDING1, "
-                                          "ELEMENT_WISE_IDENTITY)",
+                                          "ELEMENT_WISE_IDENTITY, SLICE_GRAD)",
                                           type));
     const at wdesc = where / "desc";
     return operator_desc_field(*op, object(require(value, where, "desc"), wdesc), wdesc);
@@ -859,14 +875,15 @@ command command_field(const model& m, const json& c, const at& where, const path
         if (it == m.dispatchables.end()) (where / "dispatchable").fail(fmt::format("no dispatchable named '{}'", d.dispatchable));
         const at wb = where / "bindings";
         const json& b = object(require(c, where, "bindings"), wb);
-        only_keys(b, wb, {"InputTensor", "OutputTensor"});
-        d.input = binding(require(b, wb, "InputTensor"), wb / "InputTensor");
-        d.output = binding(require(b, wb, "OutputTensor"), wb / "OutputTensor");
-        const resource& in = resource_named(m, d.input, wb / "InputTensor");
-        const resource& out = resource_named(m, d.output, wb / "OutputTensor");
+        const auto [in_name, out_name] = tensor_names(it->second.desc);
+        only_keys(b, wb, {in_name, out_name});
+        d.input = binding(require(b, wb, in_name), wb / in_name);
+        d.output = binding(require(b, wb, out_name), wb / out_name);
+        const resource& in = resource_named(m, d.input, wb / in_name);
+        const resource& out = resource_named(m, d.output, wb / out_name);
         if (auto why = validate(it->second.desc, in.bytes(), out.bytes(), level))
-            where.fail(fmt::format("dispatch of '{}' with InputTensor '{}' ({} bytes) and OutputTensor '{}' ({} bytes): {}",
-                                   d.dispatchable, d.input, in.size_in_bytes, d.output, out.size_in_bytes, *why));
+            where.fail(fmt::format("dispatch of '{}' with {} '{}' ({} bytes) and {} '{}' ({} bytes): {}", d.dispatchable,
+                                   in_name, d.input, in.size_in_bytes, out_name, d.output, out.size_in_bytes, *why));
         return d;
     }
     if (lower(type) == "print") {
@@ -1225,7 +1242,8 @@ json desc_json(const operator_desc& desc) {
     return std::visit(
         [](const auto& d) {
             using D = std::remove_cvref_t<decltype(d)>;
-            json j = {{"InputTensor", tensor_json(d.input_tensor)}, {"OutputTensor", tensor_json(d.output_tensor)}};
+            const auto [in_name, out_name] = tensor_names(operator_desc(d));
+            json j = {{in_name, tensor_json(d.input_tensor)}, {out_name, tensor_json(d.output_tensor)}};
             if constexpr (requires { d.block_size; }) j["BlockSize"] = d.block_size;
             if constexpr (requires { d.order; }) j["Order"] = to_string(d.order);
             if constexpr (std::is_same_v<D, slice_desc>) {
@@ -1234,7 +1252,7 @@ json desc_json(const operator_desc& desc) {
                 j["Sizes"] = d.sizes;
                 j["Strides"] = d.strides;
             }
-            if constexpr (std::is_same_v<D, slice1_desc>) {
+            if constexpr (std::is_same_v<D, slice1_desc> || std::is_same_v<D, slice_grad_desc>) {
                 j["DimensionCount"] = d.input_window_offsets.size();
                 j["InputWindowOffsets"] = d.input_window_offsets;
                 j["InputWindowSizes"] = d.input_window_sizes;
@@ -1291,6 +1309,7 @@ std::string dispatchable_json(const operator_desc& desc) { return dispatchable_o
 std::string single_operator_model(const operator_desc& desc, std::uint64_t output_values, std::string_view input_path,
                                   std::string_view output_path) {
     const data_type out_type = std::visit([](const auto& d) { return d.output_tensor.data_type; }, desc);
+    const auto [in_name, out_name] = tensor_names(desc);
     const json model = {
         {"resources",
          {{"input", {{"initialValues", {{"sourcePath", input_path}}}}},
@@ -1298,7 +1317,7 @@ std::string single_operator_model(const operator_desc& desc, std::uint64_t outpu
            {{"initialValuesDataType", to_string(out_type)}, {"initialValues", {{"valueCount", output_values}, {"value", 0}}}}}}},
         {"dispatchables", {{"op", dispatchable_object(desc)}}},
         {"commands",
-         json::array({{{"type", "dispatch"}, {"dispatchable", "op"}, {"bindings", {{"InputTensor", "input"}, {"OutputTensor", "output"}}}},
+         json::array({{{"type", "dispatch"}, {"dispatchable", "op"}, {"bindings", {{in_name, "input"}, {out_name, "output"}}}},
                       {{"type", "writeFile"}, {"targetPath", output_path}, {"resource", "output"}}})}};
     return model.dump(1) + "\n";
 }

@@ -26,6 +26,8 @@
 //                         inverse of that order; packed but for zero strides (a broadcast) ->
 //                         Expand-8 of the buffer's elements (size 1 on the broadcast axes) to
 //                         the sizes; both at once, or gaps between rows: left out.
+//   SLICE_GRAD -> none: ONNX has no such operator (the gradient of Slice is a training graph's
+//                         business, not a node of the default domain): left out.
 // Input layouts: a strided or broadcast InputTensor decides which buffer elements the operator
 // reads, which a node test (a packed tensor per input) cannot say: left out (but IDENTITY's above).
 // Output strides only place the results in memory: those cases are exported with the packed
@@ -233,6 +235,8 @@ std::variant<node_plan, std::string> plan_of(const operator_desc& desc) {
             } else if constexpr (std::is_same_v<D, element_wise_identity_desc>) {
                 if (d.scale_bias) return std::string("ELEMENT_WISE_IDENTITY with a ScaleBias (arithmetic, not data movement)");
                 return plan_identity(d.input_tensor);
+            } else if constexpr (std::is_same_v<D, slice_grad_desc>) {
+                return std::string("SLICE_GRAD (ONNX has no operator for the gradient of Slice)");
             } else if constexpr (std::is_same_v<D, slice_desc>) {
                 std::vector<std::int32_t> strides(d.strides.begin(), d.strides.end());
                 std::vector<std::uint32_t> windows(d.sizes.size());

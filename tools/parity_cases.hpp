@@ -72,7 +72,8 @@ inline constexpr std::uint64_t huge_bytes = 64ull << 20;
 inline constexpr operator_type all_ops[] = {
     operator_type::depth_to_space,  operator_type::depth_to_space1, operator_type::space_to_depth,
     operator_type::space_to_depth1, operator_type::slice,           operator_type::slice1,
-    operator_type::padding,         operator_type::padding1,        operator_type::element_wise_identity};
+    operator_type::padding,         operator_type::padding1,        operator_type::element_wise_identity,
+    operator_type::slice_grad};
 
 constexpr bool is_depth_space(operator_type op) noexcept {
     return op == operator_type::depth_to_space || op == operator_type::depth_to_space1 ||
@@ -91,6 +92,7 @@ constexpr bool is_padding_op(operator_type op) noexcept {
     return op == operator_type::padding || op == operator_type::padding1;
 }
 constexpr bool is_identity(operator_type op) noexcept { return op == operator_type::element_wise_identity; }
+constexpr bool is_slice_grad(operator_type op) noexcept { return op == operator_type::slice_grad; }
 
 /// A uniform index below `count` (count > 0).
 inline std::size_t pick_index(rng_t& rng, std::size_t count) {
@@ -120,7 +122,7 @@ struct recipe {
     std::vector<std::uint32_t> offsets; ///< SLICE Offsets, SLICE1 InputWindowOffsets
     std::vector<std::uint32_t> sizes;   ///< SLICE Sizes (the output), SLICE1 InputWindowSizes
     std::vector<std::int64_t> strides;  ///< SLICE Strides (unsigned), SLICE1 InputWindowStrides
-    std::vector<std::uint32_t> out;     ///< SLICE1's output sizes
+    std::vector<std::uint32_t> out;     ///< SLICE1's output sizes; SLICE_GRAD's OutputGradientTensor sizes (`in`: its InputGradientTensor)
     padding_mode mode = padding_mode::constant;
     std::vector<std::uint32_t> start, end;
     float value = 0.0f;
@@ -141,7 +143,8 @@ inline std::vector<std::uint32_t> output_sizes(const recipe& r) {
     case operator_type::space_to_depth:
     case operator_type::space_to_depth1: return {in[0], in[1] * square, b ? in[2] / b : in[2], b ? in[3] / b : in[3]};
     case operator_type::slice: return r.sizes;
-    case operator_type::slice1: return r.out;
+    case operator_type::slice1:
+    case operator_type::slice_grad: return r.out;
     default: break;
     }
     std::vector<std::uint32_t> out(in.size());
@@ -169,6 +172,11 @@ inline operator_desc realize(const recipe& r) {
     }
     case operator_type::padding: return padding_desc{in, out, r.mode, r.value, r.start, r.end};
     case operator_type::element_wise_identity: return element_wise_identity_desc{in, out, std::nullopt};
+    case operator_type::slice_grad: {
+        std::vector<std::int32_t> strides;
+        for (std::int64_t s : r.strides) strides.push_back(static_cast<std::int32_t>(s));
+        return slice_grad_desc{in, out, r.offsets, r.sizes, strides};
+    }
     case operator_type::padding1: break;
     }
     return padding1_desc{in, out, r.mode, r.type, r.value1, r.start, r.end};
@@ -221,6 +229,14 @@ inline void random_pads(rng_t& rng, recipe& r, std::size_t i, std::size_t rank) 
     if (r.mode == padding_mode::reflection && n == 1) r.start[i] = r.end[i] = 0; // dmlref's DECISIONS 5
 }
 
+/// SLICE1's recipe as SLICE_GRAD's: the same window, SLICE1's output sizes as the input
+/// gradient's, its input sizes as the output gradient's.
+inline recipe slice1_as_grad(recipe r) {
+    r.op = operator_type::slice_grad;
+    std::swap(r.in, r.out);
+    return r;
+}
+
 /// A random valid recipe for `op` with packed tensors of a few thousand elements at most. `rank`
 /// 0 draws one (SLICE(1) and PADDING(1): 1 to 8; depth/space is always 4-D).
 inline recipe random_recipe(rng_t& rng, operator_type op, data_type type, std::size_t rank = 0,
@@ -246,6 +262,10 @@ inline recipe random_recipe(rng_t& rng, operator_type op, data_type type, std::s
         r.in = random_cases::random_sizes(rng, dims);
         r.resize(dims);
         return r;
+    }
+    if (is_slice_grad(op)) { // SLICE1's window, its tensors swapped: the gradient flows back into the window
+        recipe forward = random_recipe(rng, operator_type::slice1, type, rank);
+        return slice1_as_grad(std::move(forward));
     }
     for (;;) {
         const std::size_t dims = rank ? rank : pick(rng, 1, 8);
@@ -273,6 +293,14 @@ inline recipe neutral_recipe(rng_t& rng, operator_type op, data_type type, std::
     if (is_depth_space(op)) return r;
     r.resize(r.in.size());
     if (is_identity(op)) return r;
+    if (is_slice_grad(op)) { // the whole output gradient is the window, stride 1 or -1
+        r.out = r.in;
+        for (std::size_t k = 0; k < r.in.size(); ++k) {
+            r.sizes[k] = r.in[k];
+            r.strides[k] = chance(rng, 50) ? -1 : 1;
+        }
+        return r;
+    }
     if (is_slice_op(op)) {
         for (std::size_t k = 0; k < r.in.size(); ++k) {
             if (full) set_window(r, k, 0, r.in[k], op == operator_type::slice1 && chance(rng, 50) ? -1 : 1);
@@ -470,7 +498,7 @@ template <class Desc, class F> void for_each_array(Desc& d, F f) {
                 f("Offsets", x.offsets, std::uint32_t{0});
                 f("Sizes", x.sizes, std::uint32_t{1});
                 f("Strides", x.strides, std::uint32_t{1});
-            } else if constexpr (std::is_same_v<D, slice1_desc>) {
+            } else if constexpr (std::is_same_v<D, slice1_desc> || std::is_same_v<D, slice_grad_desc>) {
                 f("InputWindowOffsets", x.input_window_offsets, std::uint32_t{0});
                 f("InputWindowSizes", x.input_window_sizes, std::uint32_t{1});
                 f("InputWindowStrides", x.input_window_strides, std::int32_t{1});
@@ -485,7 +513,8 @@ template <class Desc, class F> void for_each_array(Desc& d, F f) {
 inline std::vector<std::string> array_names(operator_type op) {
     switch (op) {
     case operator_type::slice: return {"Offsets", "Sizes", "Strides"};
-    case operator_type::slice1: return {"InputWindowOffsets", "InputWindowSizes", "InputWindowStrides"};
+    case operator_type::slice1:
+    case operator_type::slice_grad: return {"InputWindowOffsets", "InputWindowSizes", "InputWindowStrides"};
     case operator_type::padding:
     case operator_type::padding1: return {"StartPadding", "EndPadding"};
     default: return {};
@@ -934,7 +963,7 @@ inline void add_tensor_classes(class_table& t) {
                 const std::size_t rank = rank_from(rng, op, 2);
                 const auto [i, j] = two_axes(rng, rank);
                 const data_type type = random_type_of_width(rng, g.widths);
-                if (is_slice_op(op) || is_identity(op))
+                if (is_slice_op(op) || is_identity(op) || is_slice_grad(op))
                     return valid(realize(neutral_recipe(rng, op, type, two_axis_sizes(rank, i, g.a, j, g.b), 1, true)));
                 recipe r = neutral_recipe(rng, op, type, two_axis_sizes(rank, i, g.a, j, g.b - 2), 1, false);
                 r.start[j] = r.end[j] = 1;
@@ -970,7 +999,7 @@ inline void add_count_classes(class_table& t) {
             ra.in = after;
             operator_desc base = realize(rb);
             const operator_desc mutated = realize(ra);
-            const bool both = !is_slice_op(op);
+            const bool both = !is_slice_op(op) && !is_slice_grad(op); // SLICE_GRAD's output keeps the window
             for (bool out : {false, true}) {
                 if (out && !both) continue;
                 const auto& m = tensor_ref(mutated, out);
@@ -987,9 +1016,10 @@ inline void add_count_classes(class_table& t) {
                                    both ? fmt::format(", OutputTensor.Sizes -> {}", sizes_text(output_ref(b.desc).sizes)) : "");
             return b;
         };
-        add(t.invalid, "InputTensor.Sizes: " + what, is_slice_op, build);
-        add(t.invalid, "InputTensor.Sizes and OutputTensor.Sizes: " + what, [](operator_type op) { return !is_slice_op(op); },
+        add(t.invalid, "InputTensor.Sizes: " + what, [](operator_type op) { return is_slice_op(op) || is_slice_grad(op); },
             build);
+        add(t.invalid, "InputTensor.Sizes and OutputTensor.Sizes: " + what,
+            [](operator_type op) { return !is_slice_op(op) && !is_slice_grad(op); }, build);
     }
 }
 
@@ -1671,16 +1701,94 @@ inline void add_identity_classes(class_table& t) {
     });
 }
 
+// SLICE_GRAD: SLICE1's window classes (each limit of InputWindowOffsets, InputWindowSizes and
+// InputWindowStrides, the wraps modulo 2^32 of offset + size and of the count the window gives, a
+// stride of 0, a window outside the tensor) with SLICE1's two tensors swapped: SLICE_GRAD's rules
+// are SLICE1's with the output gradient as the tensor the window lies in. Each SLICE1 class of
+// add_slice_classes gets its SLICE_GRAD twin (but the rank classes, which SLICE_GRAD has), its
+// names mapped to DirectML's tensor names; the changed fields keep the positional names every
+// class uses (InputTensor: the desc's first tensor, here the input gradient). A twin whose base
+// would broadcast the output gradient (SLICE1's input may) is drawn again.
+inline std::string swap_tensor_names(std::string_view text, std::string_view input, std::string_view output) {
+    // Built anew, not replaced in place (GCC 12's -Wrestrict misreads std::string::replace here).
+    std::string result;
+    for (std::size_t at = 0; at < text.size();) {
+        if (text.substr(at, 11) == "InputTensor") {
+            result.append(output);
+            at += 11;
+        } else if (text.substr(at, 12) == "OutputTensor") {
+            result.append(input);
+            at += 12;
+        } else {
+            result.push_back(text[at++]);
+        }
+    }
+    return result;
+}
+inline std::string grad_names(std::string_view text) {
+    return swap_tensor_names(text, "InputGradientTensor", "OutputGradientTensor");
+}
+inline operator_desc slice1_desc_as_grad(const operator_desc& d) {
+    const auto& s = std::get<slice1_desc>(d);
+    return slice_grad_desc{s.output_tensor, s.input_tensor, s.input_window_offsets, s.input_window_sizes,
+                           s.input_window_strides};
+}
+inline void add_slice_grad_classes(class_table& t, std::pair<std::size_t, std::size_t> valid_range,
+                                   std::pair<std::size_t, std::size_t> invalid_range) {
+    for (auto [list, range] : {std::pair{&t.valid, valid_range}, std::pair{&t.invalid, invalid_range}}) {
+        for (std::size_t i = range.first; i < range.second; ++i) {
+            const class_entry e = (*list)[i];
+            if (e.op != operator_type::slice1) continue;
+            const std::string klass = grad_names(e.klass);
+            if (std::any_of(list->begin(), list->end(),
+                            [&](const class_entry& x) { return x.op == operator_type::slice_grad && x.klass == klass; }))
+                continue;
+            list->push_back({operator_type::slice_grad, klass, [build = e.build](rng_t& rng, operator_type) {
+                                 built b;
+                                 do {
+                                     b = build(rng, operator_type::slice1);
+                                     b.base = slice1_desc_as_grad(b.base);
+                                     b.desc = slice1_desc_as_grad(b.desc);
+                                 } while (validate(b.base).has_value());
+                                 for (std::string& f : b.fields) f = swap_tensor_names(f, "InputTensor", "OutputTensor");
+                                 b.detail = grad_names(b.detail);
+                                 return b;
+                             }});
+        }
+    }
+    const auto grad = [](operator_type op) { return is_slice_grad(op); };
+    add(t.valid, "valid: InputGradientTensor broadcast on every axis (strides 0)", grad, [](rng_t& rng, operator_type op) {
+        operator_desc d = base_of(rng, random_recipe(rng, op, random_type(rng)), layout::packed, layout::random);
+        auto& in = input_ref(d);
+        in.strides = std::vector<std::uint32_t>(in.sizes.size(), 0);
+        in.total_tensor_size_in_bytes = calc_buffer_tensor_size(in);
+        return valid(d);
+    });
+    add(t.valid, "valid: |InputWindowStrides| 2 or 3 on every axis (zeros between the window's elements)", grad,
+        [](rng_t& rng, operator_type) {
+            recipe r = random_recipe(rng, operator_type::slice1, random_type(rng), pick(rng, 1, 4)); // at most 7^4 elements
+            for (std::size_t k = 0; k < r.in.size(); ++k) {
+                const std::int64_t m = pick(rng, 2, 3);
+                r.in[k] = std::max<std::uint32_t>(r.in[k], 2 * static_cast<std::uint32_t>(m) + 1);
+                set_window(r, k, pick(rng, 0, 1), r.in[k] - 1, chance(rng, 50) ? -m : m);
+            }
+            return valid(base_of(rng, slice1_as_grad(std::move(r)), layout::random, layout::random));
+        });
+}
+
 inline const class_table& classes() {
     static const class_table table = [] {
         class_table t;
         add_tensor_classes(t);
         add_count_classes(t);
         add_depth_space_classes(t);
+        const std::size_t valid_from = t.valid.size(), invalid_from = t.invalid.size();
         add_slice_classes(t);
+        const std::pair valid_range{valid_from, t.valid.size()}, invalid_range{invalid_from, t.invalid.size()};
         add_padding_classes(t);
         add_array_classes(t);
         add_identity_classes(t);
+        add_slice_grad_classes(t, valid_range, invalid_range);
         return t;
     }();
     return table;

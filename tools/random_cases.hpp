@@ -170,15 +170,61 @@ inline operator_desc random_identity(rng_t& rng, data_type type) {
     return element_wise_identity_desc{in, out, std::nullopt};
 }
 
+/// SLICE_GRAD over random sizes: SLICE1's window (offsets, sizes, strides of magnitude 1 to 3 and
+/// either sign, the input gradient the window's element count or fewer), the input gradient
+/// strided, permuted or broadcast, the output gradient packed or strided. A third of the descs
+/// step by 1 on every axis (the one-pass plan), the rest leave gaps on some axis (fill, then copy).
+inline operator_desc random_slice_grad(rng_t& rng, data_type type) {
+    const std::size_t rank = pick(rng, 1, 8);
+    const auto out_sizes = random_sizes(rng, rank);
+    const bool unit = chance(rng, 33);
+    std::vector<std::uint32_t> in_sizes(rank), offsets(rank), sizes(rank);
+    std::vector<std::int32_t> strides(rank);
+    for (std::size_t i = 0; i < rank; ++i) {
+        const std::uint32_t n = out_sizes[i];
+        offsets[i] = pick(rng, 0, n - 1);
+        sizes[i] = pick(rng, 1, n - offsets[i]);
+        const auto magnitude = unit ? 1u : pick(rng, 1, 3);
+        strides[i] = static_cast<std::int32_t>(magnitude) * (chance(rng, 50) ? -1 : 1);
+        const std::uint32_t most = 1 + (sizes[i] - 1) / magnitude;
+        in_sizes[i] = chance(rng, 70) ? most : pick(rng, 1, most); // fewer than the window holds: allowed
+    }
+    if (!unit) { // one axis of 3 or more elements steps by 2 or 3 over 2 or more elements: zeros between them
+        std::vector<std::size_t> wide;
+        for (std::size_t i = 0; i < rank; ++i)
+            if (out_sizes[i] >= 3) wide.push_back(i);
+        if (!wide.empty()) {
+            const std::size_t k = wide[pick(rng, 0, static_cast<std::uint32_t>(wide.size() - 1))];
+            offsets[k] = pick(rng, 0, out_sizes[k] - 3);
+            sizes[k] = pick(rng, 3, out_sizes[k] - offsets[k]);
+            const auto magnitude = pick(rng, 2, std::min(3u, sizes[k] - 1));
+            strides[k] = static_cast<std::int32_t>(magnitude) * (chance(rng, 50) ? -1 : 1);
+            in_sizes[k] = pick(rng, 2, 1 + (sizes[k] - 1) / magnitude);
+        }
+    }
+    // DirectML's bound counts from the offset (check_slice_grad): with a positive stride the
+    // gradient may reach past the window's end; an empty window (size 0) is accepted too.
+    const std::size_t k = pick(rng, 0, static_cast<std::uint32_t>(rank - 1));
+    if (strides[k] > 0 && chance(rng, 25)) {
+        const auto m = static_cast<std::uint32_t>(strides[k]);
+        in_sizes[k] = pick(rng, in_sizes[k], 1 + (out_sizes[k] - 1 - offsets[k]) / m);
+        if (chance(rng, 30)) sizes[k] = 0;
+    }
+    const auto in = random_tensor(rng, type, in_sizes, true);
+    const auto out = random_tensor(rng, type, out_sizes, false);
+    return slice_grad_desc{in, out, offsets, sizes, strides};
+}
+
 /// How many operators random_desc cycles through.
-inline constexpr std::size_t operator_count = 9;
+inline constexpr std::size_t operator_count = 10;
 
 /// Cycles through the operators so that every one gets an equal share: index 0-7 the first eight
-/// (depth/space, slice, padding), 8 ELEMENT_WISE_IDENTITY.
+/// (depth/space, slice, padding), 8 ELEMENT_WISE_IDENTITY, 9 SLICE_GRAD.
 inline operator_desc random_desc(rng_t& rng, std::size_t index) {
     const data_type type = random_type(rng);
     switch (index % operator_count) {
     case 8: return random_identity(rng, type);
+    case 9: return random_slice_grad(rng, type);
     case 0: case 1: case 2: case 3: return random_depth_space(rng, static_cast<int>(index % operator_count), type);
     case 4: return random_slice(rng, false, type);
     case 5: return random_slice(rng, true, type);

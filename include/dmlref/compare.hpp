@@ -147,6 +147,20 @@ private:
             low_name_ = "first coordinate of axis {}";
             high_name_ = "last coordinate of axis {}";
             interior_ = "interior";
+        } else if constexpr (std::is_same_v<D, slice_grad_desc>) {
+            // The window's span on each axis (from its lowest element to its highest) against the
+            // zeros before and after it: a wrong CopyStart shows as a mismatch outside the span.
+            for (std::size_t k = 0; k < d.input_window_offsets.size(); ++k) {
+                const std::int64_t n = d.input_tensor.sizes[k], s = d.input_window_strides[k];
+                const std::int64_t step = n == 1 ? 0 : (s < 0 ? -s : s);
+                const std::int64_t low = s < 0 ? std::int64_t{d.input_window_offsets[k]} + d.input_window_sizes[k] - 1 - (n - 1) * step
+                                               : std::int64_t{d.input_window_offsets[k]};
+                low_.push_back(static_cast<std::uint32_t>(low));
+                high_.push_back(static_cast<std::uint32_t>(low + (n - 1) * step + 1));
+            }
+            low_name_ = "zeros before the window on axis {}";
+            high_name_ = "zeros after the window on axis {}";
+            interior_ = "window span (gradient elements, zeros between them)";
         } else {
             kind_ = direction_of<D>() == depth_space_direction::depth_to_space ? kind::spatial_block : kind::channel_block;
             block_ = d.block_size;

@@ -13,5 +13,6 @@
 #include "ops/join_split.hpp"   // IWYU pragma: export
 #include "ops/padding.hpp"      // IWYU pragma: export
 #include "ops/slice.hpp"        // IWYU pragma: export
+#include "ops/slice_grad.hpp"   // IWYU pragma: export
 #include "strided_view.hpp"     // IWYU pragma: export
 #include "tensor_desc.hpp"      // IWYU pragma: export

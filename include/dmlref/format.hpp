@@ -151,14 +151,16 @@ inline std::string to_string(const operator_desc& desc) {
     return std::visit(
         [](const auto& d) {
             using D = std::remove_cvref_t<decltype(d)>;
-            std::string text = fmt::format("{} {{InputTensor: {}, OutputTensor: {}", to_string(D::type),
-                                           to_string(d.input_tensor), to_string(d.output_tensor));
+            constexpr bool gradient = std::is_same_v<D, slice_grad_desc>; // DirectML's names for its tensors
+            std::string text = fmt::format("{} {{{}: {}, {}: {}", to_string(D::type),
+                                           gradient ? "InputGradientTensor" : "InputTensor", to_string(d.input_tensor),
+                                           gradient ? "OutputGradientTensor" : "OutputTensor", to_string(d.output_tensor));
             if constexpr (requires { d.block_size; }) text += fmt::format(", BlockSize: {}", d.block_size);
             if constexpr (requires { d.order; }) text += fmt::format(", Order: {}", to_string(d.order));
             if constexpr (std::is_same_v<D, slice_desc>)
                 text += fmt::format(", Offsets: {{{}}}, Sizes: {{{}}}, Strides: {{{}}}", fmt::join(d.offsets, ", "),
                                     fmt::join(d.sizes, ", "), fmt::join(d.strides, ", "));
-            if constexpr (std::is_same_v<D, slice1_desc>)
+            if constexpr (std::is_same_v<D, slice1_desc> || std::is_same_v<D, slice_grad_desc>)
                 text += fmt::format(", InputWindowOffsets: {{{}}}, InputWindowSizes: {{{}}}, InputWindowStrides: {{{}}}",
                                     fmt::join(d.input_window_offsets, ", "), fmt::join(d.input_window_sizes, ", "),
                                     fmt::join(d.input_window_strides, ", "));
@@ -194,7 +196,7 @@ concept desc_struct = std::is_same_v<T, depth_to_space_desc> || std::is_same_v<T
                       std::is_same_v<T, space_to_depth_desc> || std::is_same_v<T, space_to_depth1_desc> ||
                       std::is_same_v<T, slice_desc> || std::is_same_v<T, slice1_desc> ||
                       std::is_same_v<T, padding_desc> || std::is_same_v<T, padding1_desc> ||
-                      std::is_same_v<T, element_wise_identity_desc>;
+                      std::is_same_v<T, element_wise_identity_desc> || std::is_same_v<T, slice_grad_desc>;
 } // namespace detail
 
 } // namespace dmlref

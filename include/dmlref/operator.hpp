@@ -28,6 +28,7 @@
 #include "ops/identity.hpp"
 #include "ops/padding.hpp"
 #include "ops/slice.hpp"
+#include "ops/slice_grad.hpp"
 #include "tensor_desc.hpp"
 
 namespace dmlref {
@@ -42,6 +43,7 @@ enum class operator_type : std::uint32_t {
     slice1 = 111,
     depth_to_space1 = 113,
     space_to_depth1 = 114,
+    slice_grad = 135,
     padding1 = 155,
 };
 
@@ -163,10 +165,23 @@ struct element_wise_identity_desc {
     std::optional<dmlref::scale_bias> scale_bias;
 };
 
+/// DML_SLICE_GRAD_OPERATOR_DESC. DimensionCount is the length of the arrays. DirectML names the
+/// tensors InputGradientTensor and OutputGradientTensor (so do the messages, the model files and
+/// the text forms); the members keep the names every other desc gives its input and output, which
+/// the desc layer, the tools and the tests address through std::visit alike.
+struct slice_grad_desc {
+    static constexpr operator_type type = operator_type::slice_grad;
+    buffer_tensor_desc input_tensor;  ///< InputGradientTensor: the sizes of a SLICE1 output
+    buffer_tensor_desc output_tensor; ///< OutputGradientTensor: the sizes of a SLICE1 input
+    std::vector<std::uint32_t> input_window_offsets;
+    std::vector<std::uint32_t> input_window_sizes;
+    std::vector<std::int32_t> input_window_strides;
+};
+
 /// Any of the operator descs.
 using operator_desc = std::variant<depth_to_space_desc, depth_to_space1_desc, space_to_depth_desc,
                                    space_to_depth1_desc, slice_desc, slice1_desc, padding_desc, padding1_desc,
-                                   element_wise_identity_desc>;
+                                   element_wise_identity_desc, slice_grad_desc>;
 
 /// The DML_OPERATOR_TYPE of a desc.
 inline operator_type type_of(const operator_desc& desc) noexcept {
@@ -185,6 +200,7 @@ constexpr std::string_view to_string(operator_type type) noexcept {
     case operator_type::space_to_depth1: return "SPACE_TO_DEPTH1";
     case operator_type::padding1: return "PADDING1";
     case operator_type::element_wise_identity: return "ELEMENT_WISE_IDENTITY";
+    case operator_type::slice_grad: return "SLICE_GRAD";
     }
     return "UNKNOWN";
 }
@@ -225,7 +241,7 @@ constexpr std::optional<operator_type> parse_operator_type(std::string_view text
     for (operator_type t : {operator_type::slice, operator_type::padding, operator_type::space_to_depth,
                             operator_type::depth_to_space, operator_type::slice1, operator_type::depth_to_space1,
                             operator_type::space_to_depth1, operator_type::padding1,
-                            operator_type::element_wise_identity})
+                            operator_type::element_wise_identity, operator_type::slice_grad})
         if (to_string(t) == text) return t;
     return std::nullopt;
 }
@@ -253,6 +269,7 @@ constexpr feature_level introduced_in(operator_type type) noexcept {
     case operator_type::depth_to_space1:
     case operator_type::space_to_depth1: return feature_level::fl_2_1;
     case operator_type::padding1: return feature_level::fl_5_0;
+    case operator_type::slice_grad: return feature_level::fl_3_0;
     default: return feature_level::fl_1_0;
     }
 }
@@ -267,6 +284,7 @@ constexpr std::pair<std::uint32_t, std::uint32_t> dimension_count_range(operator
     case operator_type::padding1: return {1u, 8u};
     case operator_type::element_wise_identity:
         return level >= feature_level::fl_3_0 ? std::pair{1u, 8u} : std::pair{4u, 5u};
+    case operator_type::slice_grad: return level >= feature_level::fl_3_1 ? std::pair{1u, 8u} : std::pair{4u, 5u};
     default: return {4u, 4u}; // the four depth/space operators
     }
 }
@@ -286,6 +304,7 @@ constexpr bool supports_data_type(operator_type op, feature_level level, data_ty
     case operator_type::element_wise_identity:
         if (is_64_bit) return level >= feature_level::fl_4_1;
         return is_float || level >= feature_level::fl_2_1;
+    case operator_type::slice_grad: return !is_64_bit || level >= feature_level::fl_4_1; // from 3_0, its first level
     default: // PADDING and the depth/space operators
         if (is_64_bit) return level >= feature_level::fl_5_0;
         return is_float || level >= feature_level::fl_2_1;
@@ -452,7 +471,9 @@ constexpr bool is_feature_level(feature_level level) noexcept { return to_string
 /// The rules every desc shares: the level is DirectML's, the operator exists at it, each tensor
 /// desc is valid, and the two agree on data type and dimension count.
 inline std::optional<std::string> check_tensors(operator_type type, feature_level level, const buffer_tensor_desc& input,
-                                                const buffer_tensor_desc& output) {
+                                                const buffer_tensor_desc& output,
+                                                std::string_view input_field = "InputTensor",
+                                                std::string_view output_field = "OutputTensor") {
     const std::string_view op = to_string(type);
     if (!is_feature_level(level))
         return detail::message("{}: feature level {:#x} is not one of DirectML's DML_FEATURE_LEVEL values (1_0 = "
@@ -461,14 +482,14 @@ inline std::optional<std::string> check_tensors(operator_type type, feature_leve
     if (level < introduced_in(type))
         return detail::message("{}: not available at feature level {}; it was introduced in feature level {}", op,
                                to_string(level), to_string(introduced_in(type)));
-    if (auto m = check_tensor(op, type, level, "InputTensor", input, false)) return m;
-    if (auto m = check_tensor(op, type, level, "OutputTensor", output, true)) return m;
+    if (auto m = check_tensor(op, type, level, input_field, input, false)) return m;
+    if (auto m = check_tensor(op, type, level, output_field, output, true)) return m;
     if (output.data_type != input.data_type)
-        return detail::message("{}: OutputTensor.DataType {} differs from InputTensor.DataType {}; they must match", op,
-                               to_string(output.data_type), to_string(input.data_type));
+        return detail::message("{}: {}.DataType {} differs from {}.DataType {}; they must match", op, output_field,
+                               to_string(output.data_type), input_field, to_string(input.data_type));
     if (output.sizes.size() != input.sizes.size())
-        return detail::message("{}: OutputTensor has {} dimensions; InputTensor has {}; they must match", op,
-                               output.sizes.size(), input.sizes.size());
+        return detail::message("{}: {} has {} dimensions; {} has {}; they must match", op, output_field,
+                               output.sizes.size(), input_field, input.sizes.size());
     return std::nullopt;
 }
 
@@ -546,6 +567,25 @@ inline std::optional<std::string> check_identity_desc(const element_wise_identit
     return std::nullopt;
 }
 
+/// SLICE_GRAD's rules: DirectML's tensor rules under its tensor names, then SLICE1's window rules
+/// with the output gradient as the tensor the window lies in.
+inline std::optional<std::string> check_slice_grad_desc(const slice_grad_desc& d, feature_level level) {
+    if (auto m = check_tensors(slice_grad_desc::type, level, d.input_tensor, d.output_tensor, "InputGradientTensor",
+                               "OutputGradientTensor"))
+        return m;
+    const std::string_view op = to_string(slice_grad_desc::type);
+    const std::size_t dims = d.input_tensor.sizes.size();
+    if (auto m = check_lengths(op, dims,
+                               {{"InputWindowOffsets", d.input_window_offsets.size()},
+                                {"InputWindowSizes", d.input_window_sizes.size()},
+                                {"InputWindowStrides", d.input_window_strides.size()}}))
+        return m;
+    const auto offsets = signed_array(d.input_window_offsets), sizes = signed_array(d.input_window_sizes),
+               strides = signed_array(d.input_window_strides);
+    return check_slice_grad(op, layout_of(d.input_tensor), layout_of(d.output_tensor), std::span(offsets).first(dims),
+                            std::span(sizes).first(dims), std::span(strides).first(dims));
+}
+
 /// Every rule of one desc at one level, without buffers. The rules live in the functions above,
 /// which are not templates, so that the desc types share their code.
 template <class Desc> std::optional<std::string> check_desc(const Desc& d, feature_level level) {
@@ -558,6 +598,8 @@ template <class Desc> std::optional<std::string> check_desc(const Desc& d, featu
         return check_slice_desc(d, level);
     } else if constexpr (std::is_same_v<Desc, element_wise_identity_desc>) {
         return check_identity_desc(d, level);
+    } else if constexpr (std::is_same_v<Desc, slice_grad_desc>) {
+        return check_slice_grad_desc(d, level);
     } else if constexpr (std::is_same_v<Desc, padding1_desc>) {
         return check_padding_desc(Desc::type, level, d.input_tensor, d.output_tensor, d.padding_mode,
                                   d.padding_value_data_type, d.start_padding, d.end_padding);
@@ -633,6 +675,12 @@ copy_plan plan_desc(const Desc& d, const layout& in, const layout& out, std::vec
         (void)dims;
         (void)tables;
         return plan_identity(in, out);
+    } else if constexpr (std::is_same_v<Desc, slice_grad_desc>) {
+        (void)tables;
+        const auto offsets = signed_array(d.input_window_offsets), sizes = signed_array(d.input_window_sizes),
+                   strides = signed_array(d.input_window_strides);
+        return plan_slice_grad(in, out, std::span(offsets).first(dims), std::span(sizes).first(dims),
+                               std::span(strides).first(dims)); // fill: 0, all bits clear
     } else if constexpr (std::is_same_v<Desc, slice_desc>) {
         const auto offsets = signed_array(d.offsets), window = slice_v0_window(d), strides = signed_array(d.strides);
         return plan_slice1(in, out, std::span(offsets).first(dims), std::span(window).first(dims),
@@ -659,9 +707,11 @@ template <class Desc> copy_plan plan_desc(const Desc& d, std::vector<std::ptrdif
 /// alignment, and the two do not overlap (DECISIONS 7).
 inline std::optional<std::string> check_buffers(std::string_view op, const buffer_tensor_desc& in_desc,
                                                 const buffer_tensor_desc& out_desc, std::span<const std::byte> input,
-                                                std::span<const std::byte> output) {
+                                                std::span<const std::byte> output,
+                                                std::string_view input_field = "InputTensor",
+                                                std::string_view output_field = "OutputTensor") {
     const std::pair<std::string_view, std::pair<const buffer_tensor_desc*, std::span<const std::byte>>> bound[] = {
-        {"InputTensor", {&in_desc, input}}, {"OutputTensor", {&out_desc, output}}};
+        {input_field, {&in_desc, input}}, {output_field, {&out_desc, output}}};
     for (const auto& [field, binding] : bound) {
         const auto& [desc, buffer] = binding;
         if (buffer.size() < desc->total_tensor_size_in_bytes)
@@ -704,6 +754,9 @@ DMLREF_FUNC std::optional<std::string> validate(const operator_desc& desc, std::
     return std::visit(
         [&](const auto& d) -> std::optional<std::string> {
             if (auto m = detail::check_desc(d, level)) return m;
+            if constexpr (std::is_same_v<std::remove_cvref_t<decltype(d)>, slice_grad_desc>)
+                return detail::check_buffers(to_string(d.type), d.input_tensor, d.output_tensor, input, output,
+                                             "InputGradientTensor", "OutputGradientTensor");
             return detail::check_buffers(to_string(d.type), d.input_tensor, d.output_tensor, input, output);
         },
         desc);

@@ -91,8 +91,10 @@ inline void execute_parts(const prepared_plan& p, std::size_t parts) {
 
 /// Runs a plan over thread_parts() threads, the calling thread one of them.
 inline void execute(const copy_plan& plan, const execution_options& options) {
-    const prepared_plan p = prepare(plan);
-    execute_parts(p, thread_parts(p, options));
+    for_each_stage(plan, [&](const copy_plan& stage) {
+        const prepared_plan p = prepare(stage);
+        execute_parts(p, thread_parts(p, options));
+    });
 }
 
 } // namespace detail

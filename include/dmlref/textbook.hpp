@@ -32,6 +32,7 @@
 /// engine's row kernels (docs/verification.md gives measured figures). For audits and tests.
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -93,6 +94,20 @@ constexpr std::ptrdiff_t slice_source(std::ptrdiff_t out, std::ptrdiff_t window_
                                       std::ptrdiff_t window_stride) noexcept {
     const std::ptrdiff_t copy_start = window_stride < 0 ? window_offset + window_size - 1 : window_offset;
     return copy_start + window_stride * out;
+}
+
+/// SLICE_GRAD, one axis: the input gradient's coordinate g that output coordinate `x` receives, or
+/// nullopt where x is no window element (the element is 0). The window's elements are CopyStart +
+/// InputWindowStrides * g for g in [0, n), with CopyStart as SLICE1's (the window's last element
+/// for a negative stride): SLICE1's equation solved for g.
+inline std::optional<std::ptrdiff_t> slice_grad_source(std::ptrdiff_t x, std::ptrdiff_t offset, std::ptrdiff_t size,
+                                                        std::ptrdiff_t stride, std::ptrdiff_t n) {
+    const std::ptrdiff_t copy_start = offset + (stride < 0 ? size - 1 : 0);
+    const std::ptrdiff_t distance = x - copy_start;
+    if (distance % stride != 0) return std::nullopt;
+    const std::ptrdiff_t g = distance / stride;
+    if (g < 0 || g >= n) return std::nullopt;
+    return g;
 }
 
 /// PADDING(1), one axis of `n` input elements: the input coordinate for t = o - StartPadding, or
@@ -165,20 +180,23 @@ inline std::array<std::byte, 8> padding_value_bytes(data_type type, float value)
 enum class source_kind {
     input,            ///< the input element at `coordinates`
     padding_constant, ///< PADDING(1)'s value (CONSTANT mode, outside the input on some axis)
+    zero,             ///< no input element: SLICE_GRAD's 0 (all bits clear) outside its window
 };
 
 /// The answer of source_of: an input coordinate, or the padding constant.
 struct source {
     source_kind kind = source_kind::input;
-    std::vector<std::uint32_t> coordinates; ///< the input coordinate; empty for the padding constant
+    std::vector<std::uint32_t> coordinates; ///< the input coordinate; empty for the padding constant and zero
 
     bool is_padding_constant() const noexcept { return kind == source_kind::padding_constant; }
+    bool is_zero() const noexcept { return kind == source_kind::zero; }
     friend bool operator==(const source&, const source&) = default;
 };
 
 /// "input [0, 1, 0, 3]" or "the padding constant".
 inline std::string to_string(const source& s) {
     if (s.is_padding_constant()) return "the padding constant";
+    if (s.is_zero()) return "zero";
     std::string text = "input [";
     for (std::size_t i = 0; i < s.coordinates.size(); ++i) {
         if (i > 0) text.append(", ");
@@ -220,6 +238,15 @@ template <class Desc> bool source_in(const Desc& d, const coordinate& out, coord
     } else if constexpr (std::is_same_v<Desc, element_wise_identity_desc>) { // InputTensor[o]
         for (std::size_t i = 0; i < rank; ++i) in[i] = out[i];
         return true;
+    } else if constexpr (std::is_same_v<Desc, slice_grad_desc>) { // a window element on every axis, else 0
+        bool inside = true;
+        for (std::size_t i = 0; i < rank; ++i) {
+            const auto g = slice_grad_source(out[i], d.input_window_offsets[i], d.input_window_sizes[i],
+                                             d.input_window_strides[i], d.input_tensor.sizes[i]);
+            inside = inside && g.has_value();
+            in[i] = g.value_or(0);
+        }
+        return inside;
     } else { // PADDING, PADDING1: separable per axis, the constant if outside on any axis
         bool inside = true;
         for (std::size_t i = 0; i < rank; ++i) {
@@ -332,7 +359,8 @@ inline source source_of(const operator_desc& desc, const std::vector<std::uint32
         o[i] = output_coordinate[i];
     }
     const bool from_input = std::visit([&](const auto& d) { return detail::source_in(d, o, s); }, desc);
-    if (!from_input) return {source_kind::padding_constant, {}};
+    if (!from_input)
+        return {std::holds_alternative<slice_grad_desc>(desc) ? source_kind::zero : source_kind::padding_constant, {}};
     source result{source_kind::input, std::vector<std::uint32_t>(sizes.size())};
     const auto& in_sizes = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.input_tensor; }, desc).sizes;
     for (std::size_t i = 0; i < sizes.size(); ++i) {
@@ -423,6 +451,29 @@ template <class T, std::size_t Rank> void identity(strided_view<const T, Rank> i
     d::throw_if(d::check_identity("identity", d::layout_of(input), d::layout_of(output)));
     detail::check_disjoint_views("identity", input, output);
     detail::for_each_coordinate<Rank>(output.extents(), [&](const index_array<Rank>& o) { detail::copy_bits(output[o], input[o]); });
+}
+
+/// dmlref::slice_grad (SLICE_GRAD), element by element; the same checks and exceptions.
+template <class T, std::size_t Rank>
+void slice_grad(strided_view<const T, Rank> input_gradient, strided_view<T, Rank> output_gradient,
+                const index_array<Rank>& window_offsets, const index_array<Rank>& window_sizes,
+                const index_array<Rank>& window_strides) {
+    namespace d = dmlref::detail;
+    d::throw_if(d::check_slice_grad("slice_grad", d::layout_of(input_gradient), d::layout_of(output_gradient),
+                                    window_offsets, window_sizes, window_strides));
+    detail::check_disjoint_views("slice_grad", input_gradient, output_gradient);
+    const T zero = std::bit_cast<T>(std::array<unsigned char, sizeof(T)>{}); // all bits clear, +0.0 for floats
+    detail::for_each_coordinate<Rank>(output_gradient.extents(), [&](const index_array<Rank>& o) {
+        index_array<Rank> g{};
+        bool inside = true;
+        for (std::size_t i = 0; i < Rank; ++i) {
+            const auto a = slice_grad_source(o[i], window_offsets[i], window_sizes[i], window_strides[i],
+                                             input_gradient.extent(i));
+            inside = inside && a.has_value();
+            g[i] = a.value_or(0);
+        }
+        detail::copy_bits(output_gradient[o], inside ? input_gradient[g] : zero);
+    });
 }
 
 /// dmlref::pad (PADDING1), element by element; the same checks and exceptions.

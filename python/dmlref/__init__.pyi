@@ -143,9 +143,20 @@ class ElementWiseIdentityDesc(_Desc):
         scale_bias: Optional[Tuple[float, float]] = None,
     ) -> None: ...
 
+class SliceGradDesc(_Desc):
+    input_gradient_tensor: BufferTensorDesc
+    output_gradient_tensor: BufferTensorDesc
+    input_window_offsets: List[int]
+    input_window_sizes: List[int]
+    input_window_strides: List[int]
+    def __init__(
+        self, input_gradient_tensor: BufferTensorDesc, output_gradient_tensor: BufferTensorDesc,
+        input_window_offsets: IntSequence, input_window_sizes: IntSequence, input_window_strides: IntSequence,
+    ) -> None: ...
+
 Desc = Union[
     DepthToSpaceDesc, DepthToSpace1Desc, SpaceToDepthDesc, SpaceToDepth1Desc, SliceDesc, Slice1Desc, PaddingDesc,
-    Padding1Desc, ElementWiseIdentityDesc,
+    Padding1Desc, ElementWiseIdentityDesc, SliceGradDesc,
 ]
 
 def validate(desc: Desc, feature_level: str = "6_4") -> Optional[str]: ...

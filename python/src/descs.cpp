@@ -446,6 +446,43 @@ refuses it, since dmlref moves data and does not compute scale/bias.)doc");
     common(c, cls);
 }
 
+void bind_slice_grad(py::module_& m) {
+    constexpr const char* cls = "SliceGradDesc";
+    py::class_<slice_grad_desc> c(m, cls, R"doc(DML_SLICE_GRAD_OPERATOR_DESC (feature level 3_0).
+
+SliceGradDesc(input_gradient_tensor, output_gradient_tensor, input_window_offsets, input_window_sizes,
+input_window_strides): SLICE1's adjoint. CopyStart as SLICE1's; OutputGradient[CopyStart +
+InputWindowStrides * g] = InputGradient[g], every other element 0 (all bits clear). The gradient may
+be longer than the window as long as InputWindowOffsets + (size - 1) * |stride| stays below the
+output's size (DirectML 1.15.4's rule). input_tensor and output_tensor name the same two tensors.)doc");
+    c.def(py::init([](py::handle in, py::handle out, py::handle offsets, py::handle sizes, py::handle strides) {
+              slice_grad_desc d;
+              d.input_tensor = to_tensor(in, where(cls, "input_gradient_tensor"));
+              d.output_tensor = to_tensor(out, where(cls, "output_gradient_tensor"));
+              d.input_window_offsets = to_vector<std::uint32_t>(offsets, where(cls, "input_window_offsets"));
+              d.input_window_sizes = to_vector<std::uint32_t>(sizes, where(cls, "input_window_sizes"));
+              d.input_window_strides = to_vector<std::int32_t>(strides, where(cls, "input_window_strides"));
+              return d;
+          }),
+          "input_gradient_tensor"_a, "output_gradient_tensor"_a, "input_window_offsets"_a, "input_window_sizes"_a,
+          "input_window_strides"_a);
+    tensors(c, cls);
+    field(c, "input_gradient_tensor", [](const slice_grad_desc& d) { return d.input_tensor; },
+          [](slice_grad_desc& d, py::handle v) { d.input_tensor = to_tensor(v, where(cls, "input_gradient_tensor")); },
+          "InputGradientTensor (a copy: assign to change it)");
+    field(c, "output_gradient_tensor", [](const slice_grad_desc& d) { return d.output_tensor; },
+          [](slice_grad_desc& d, py::handle v) { d.output_tensor = to_tensor(v, where(cls, "output_gradient_tensor")); },
+          "OutputGradientTensor (a copy: assign to change it)");
+    u32s_field(c, cls, "input_window_offsets", &slice_grad_desc::input_window_offsets, "InputWindowOffsets");
+    u32s_field(c, cls, "input_window_sizes", &slice_grad_desc::input_window_sizes, "InputWindowSizes");
+    field(c, "input_window_strides", [](const slice_grad_desc& d) { return d.input_window_strides; },
+          [](slice_grad_desc& d, py::handle v) {
+              d.input_window_strides = to_vector<std::int32_t>(v, where(cls, "input_window_strides"));
+          },
+          "InputWindowStrides (signed)");
+    common(c, cls);
+}
+
 } // namespace
 
 void init_descs(py::module_& m) {
@@ -466,6 +503,7 @@ SpaceToDepth1Desc(input_tensor, output_tensor, block_size, order))doc");
     bind_slices(m);
     bind_paddings(m);
     bind_identity(m);
+    bind_slice_grad(m);
 
     m.def(
         "validate",

@@ -236,3 +236,17 @@ def test_element_wise_identity_desc_transposes_and_refuses_scale_bias():
     assert d.scale_bias == (2.0, 10.0)
     assert "does not compute scale/bias" in dmlref.validate(d)
     assert dmlref.desc_from_dict(d.to_dict()) == d
+
+
+def test_slice_grad_desc_scatters_the_gradient_into_zeros():
+    t = dmlref.BufferTensorDesc
+    d = dmlref.SliceGradDesc(t("FLOAT32", [2, 2]), t("FLOAT32", [4, 4]), [0, 0], [4, 4], [2, 2])
+    assert d.type == "SLICE_GRAD" and d.input_window_strides == [2, 2]
+    assert d.input_gradient_tensor == d.input_tensor and d.output_gradient_tensor.sizes == [4, 4]
+    assert dmlref.validate(d) is None
+    out = dmlref.execute(d, np.array([1, 3, 9, 11], dtype=np.float32))
+    assert out.tolist() == [[1, 0, 3, 0], [0, 0, 0, 0], [9, 0, 11, 0], [0, 0, 0, 0]]
+    assert "InputGradientTensor" in str(d)
+    assert dmlref.desc_from_dict(d.to_dict()) == d
+    d.input_window_strides = [2, 0]
+    assert "InputWindowStrides[1] is 0" in dmlref.validate(d)

@@ -231,7 +231,7 @@ def roundtrip(backend=None):
         check("vectors count", len(cases) == CASES, str(len(cases)))
         ops = {c.split("_", 1)[1].rsplit("_", 1)[0] for c in cases}
         types = {c.rsplit("_", 1)[1] for c in cases}
-        check("vectors span ops", len(ops) == 9, str(ops))
+        check("vectors span ops", len(ops) == 10, str(ops))
         check("vectors span types", len(types) == 11, str(types))
         if backend is None:  # the same seed writes the same files
             r = run(["vectors", "--out", "w", "--count", "20", "--seed", "2026"], d)
@@ -276,6 +276,9 @@ def roundtrip(backend=None):
         with concurrent.futures.ThreadPoolExecutor(2) as pool:
             for results in pool.map(one, chunks):
                 for c, err in results:
+                    if backend == "d3d12" and "_SLICE_GRAD_" in c:  # no D3D12 kernel yet: the backend must say so
+                        check("roundtrip %s on d3d12 is refused" % c, err is not None and "no D3D12 kernel" in err, err or "ran")
+                        continue
                     check("roundtrip %s%s" % (c, " on " + backend if backend else ""), err is None, err or "")
         for line in known:
             print(line)
@@ -307,7 +310,7 @@ def several_models(d, cases):
 # its compiler, standard library or platform, must write exactly these files: the seeded draws are
 # the project's own (tools/seeded_random.hpp). A new value here means every shared seed now names
 # other cases, which is a change to announce.
-SEEDED_SUITE_SHA256 = "1a13d77c4abd908dbb28287fb1464bfe7e462c3a75a428206ecfadf7bd62786f"
+SEEDED_SUITE_SHA256 = "579acbfe53538138a990d48c4e4b7574d8fc0ffb255d13704679fc6f1e646fc3"
 
 
 def suite_sha256(folder):

@@ -98,7 +98,7 @@ std::vector<std::uint32_t> u32s(input& in, std::size_t n, std::uint32_t small) {
 /// A desc of every kind, its output sizes derived from its input sizes and parameters most of the
 /// time (so that many pass validation), anything at all some of the time.
 operator_desc make_desc(input& in) {
-    const std::uint8_t op = in.byte() % 8;
+    const std::uint8_t op = in.byte() % 10; // 8: ELEMENT_WISE_IDENTITY, 9: SLICE_GRAD
     std::uint8_t f = in.byte();
     const auto type = f < 0xf0 ? static_cast<data_type>(1 + f % 11) : static_cast<data_type>(in.raw<std::uint32_t>());
     f = in.byte();
@@ -135,6 +135,14 @@ operator_desc make_desc(input& in) {
         default: return space_to_depth1_desc{x, y, block, order};
         }
     }
+    if (op == 8) { // ELEMENT_WISE_IDENTITY: the output has the input's sizes; a ScaleBias now and then
+        element_wise_identity_desc d{random_tensor(in, type, sizes), random_tensor(in, out_type, out_sizes([&](std::size_t i) {
+                                                                                      return size_at(i);
+                                                                                  })),
+                                     std::nullopt};
+        if (in.byte() >= 0xf8) d.scale_bias = scale_bias{in.raw<float>(), in.raw<float>()};
+        return d;
+    }
     f = in.byte();
     const std::size_t n = f < 0xf0 ? rank : f % 10; // the op arrays' length, DimensionCount
     auto at = [](const std::vector<std::uint32_t>& v, std::size_t i) { return i < v.size() ? std::uint64_t{v[i]} : 0; };
@@ -164,6 +172,23 @@ operator_desc make_desc(input& in) {
             return m == 0 || at(window, i) == 0 ? 1 : 1 + (at(window, i) - 1) / m;
         });
         return slice1_desc{random_tensor(in, type, sizes), random_tensor(in, out_type, out), offsets, window, strides};
+    }
+    if (op == 9) { // SLICE_GRAD: `sizes` are the output gradient's; the input gradient's count from the offset
+        const auto offsets = u32s(in, n, 4);
+        std::vector<std::uint32_t> window(n);
+        std::vector<std::int32_t> strides(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint64_t room = size_at(i) > at(offsets, i) ? size_at(i) - at(offsets, i) : 1;
+            window[i] = derive ? static_cast<std::uint32_t>(room - in.byte() % 2) : in.u32(9);
+            strides[i] = in.i32(4);
+        }
+        const auto grad = out_sizes([&](std::size_t i) -> std::uint64_t {
+            const std::int64_t s = i < n ? strides[i] : 1;
+            const std::uint64_t m = s < 0 ? static_cast<std::uint64_t>(-s) : static_cast<std::uint64_t>(s);
+            const std::uint64_t room = size_at(i) > at(offsets, i) ? size_at(i) - at(offsets, i) : 1;
+            return m == 0 ? 1 : 1 + (room - 1) / m - in.byte() % 2;
+        });
+        return slice_grad_desc{random_tensor(in, type, grad), random_tensor(in, out_type, sizes), offsets, window, strides};
     }
     const auto start = u32s(in, n, 7), end = u32s(in, n, 7);
     const auto mode = static_cast<padding_mode>(in.u32(6));

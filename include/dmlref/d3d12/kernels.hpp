@@ -96,6 +96,8 @@ inline dispatch_params make_params(const operator_desc& any) {
         [](const auto& d) {
             using D = std::remove_cvref_t<decltype(d)>;
             const std::string_view op = to_string(D::type);
+            if constexpr (std::is_same_v<D, slice_grad_desc>)
+                throw validation_error(fmt::format("{}: no D3D12 kernel runs this operator yet (the CPU library does)", op));
             dispatch_params p;
             p.width = static_cast<std::uint32_t>(element_size(d.input_tensor.data_type));
             const detail::layout in = detail::layout_of(d.input_tensor), out = detail::layout_of(d.output_tensor);
@@ -158,7 +160,7 @@ inline dispatch_params make_params(const operator_desc& any) {
             } else if constexpr (std::is_same_v<D, slice1_desc> || std::is_same_v<D, slice_desc> ||
                                  std::is_same_v<D, element_wise_identity_desc>) {
                 p.family = kernel_family::slice;
-            } else {
+            } else if constexpr (!std::is_same_v<D, slice_grad_desc>) {
                 p.family = kernel_family::padding;
                 h[option] = static_cast<std::uint32_t>(d.padding_mode);
                 std::array<std::byte, 8> fill{};

@@ -141,8 +141,10 @@ inline void execute_part(const prepared_plan& p, std::ptrdiff_t first_row, std::
 DMLREF_FUNC void execute(const copy_plan& plan) noexcept
 #if DMLREF_DEFINE_FUNCS
 {
-    const prepared_plan p = prepare(plan);
-    execute_part(p, 0, p.rows);
+    for_each_stage(plan, [](const copy_plan& stage) {
+        const prepared_plan p = prepare(stage);
+        execute_part(p, 0, p.rows);
+    });
 }
 #else
 ;

@@ -68,6 +68,15 @@ struct copy_plan {
     std::byte* output = nullptr;
     std::size_t width = 0;
     std::array<std::byte, 8> fill{};
+    /// Where coordinate 0 of the axes lies in the output, in elements from `output`: 0 but for a
+    /// plan that writes a window of the output (SLICE_GRAD with window strides beyond 1).
+    std::ptrdiff_t output_start = 0;
+    /// A first stage: `fill` into every element of the output laid out with these extents and
+    /// strides (the whole output tensor), before the axes copy (prefill_rank 0: none). SLICE_GRAD
+    /// with a window stride beyond 1 leaves zeros between the window's elements, which no three
+    /// pieces of an axis express; it fills the tensor with 0, then copies the window.
+    std::size_t prefill_rank = 0;
+    std::array<std::ptrdiff_t, max_plan_rank> prefill_extents{}, prefill_strides{};
 };
 
 /// Extents and element strides of a tensor of dynamic rank (1 to 8): what the ops plan with, so
@@ -112,6 +121,34 @@ inline std::pair<std::ptrdiff_t, std::ptrdiff_t> input_range(const axis_plan& ax
         }
     }
     return {low, high};
+}
+
+/// Calls `run(stage)` for each single-stage plan that `plan` is, in order: its prefill (a plan of
+/// fill pieces over the prefill layout), then its axes from `output_start` on. Every runner of a
+/// plan goes through this, so that no stage is skipped.
+template <class Run> void for_each_stage(const copy_plan& plan, Run&& run) {
+    if (plan.prefill_rank == 0 && plan.output_start == 0) return run(plan);
+    if (plan.prefill_rank > 0) {
+        copy_plan fill;
+        fill.rank = plan.prefill_rank;
+        for (std::size_t i = 0; i < plan.prefill_rank; ++i) {
+            axis_plan& axis = fill.axes[i];
+            axis.extent = plan.prefill_extents[i];
+            axis.out_stride = plan.prefill_strides[i];
+            axis.pieces[0] = {piece::kind::fill, axis.extent, 0, 0, nullptr, 0};
+            axis.piece_count = 1;
+        }
+        fill.input = plan.input;
+        fill.output = plan.output;
+        fill.width = plan.width;
+        fill.fill = plan.fill;
+        run(static_cast<const copy_plan&>(fill));
+    }
+    copy_plan copy = plan;
+    copy.prefill_rank = 0;
+    copy.output_start = 0;
+    copy.output = plan.output + plan.output_start * static_cast<std::ptrdiff_t>(plan.width);
+    run(static_cast<const copy_plan&>(copy));
 }
 
 /// Runs a plan on the calling thread (defined in execute.hpp; in compiled mode, in the library).

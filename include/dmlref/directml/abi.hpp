@@ -125,6 +125,16 @@ struct element_wise_identity_operator_desc {
     const scale_bias* ScaleBias; // optional
 };
 
+/// DML_SLICE_GRAD_OPERATOR_DESC.
+struct slice_grad_operator_desc {
+    const tensor_desc* InputGradientTensor;
+    const tensor_desc* OutputGradientTensor;
+    std::uint32_t DimensionCount;
+    const std::uint32_t* InputWindowOffsets;
+    const std::uint32_t* InputWindowSizes;
+    const std::int32_t* InputWindowStrides;
+};
+
 /// DML_BINDING_PROPERTIES.
 struct binding_properties {
     std::uint32_t RequiredDescriptorCount;
@@ -209,6 +219,11 @@ static_assert(sizeof(padding1_operator_desc) == 56 && offsetof(padding1_operator
 static_assert(sizeof(scale_bias) == 8 && offsetof(scale_bias, Bias) == 4);
 static_assert(sizeof(element_wise_identity_operator_desc) == 24 &&
               offsetof(element_wise_identity_operator_desc, ScaleBias) == 16);
+static_assert(sizeof(slice_grad_operator_desc) == 48 && offsetof(slice_grad_operator_desc, OutputGradientTensor) == 8 &&
+              offsetof(slice_grad_operator_desc, DimensionCount) == 16 &&
+              offsetof(slice_grad_operator_desc, InputWindowOffsets) == 24 &&
+              offsetof(slice_grad_operator_desc, InputWindowSizes) == 32 &&
+              offsetof(slice_grad_operator_desc, InputWindowStrides) == 40);
 static_assert(sizeof(binding_properties) == 24 && offsetof(binding_properties, TemporaryResourceSize) == 8 &&
               offsetof(binding_properties, PersistentResourceSize) == 16);
 static_assert(sizeof(binding_desc) == 16 && offsetof(binding_desc, Desc) == 8);

@@ -63,8 +63,9 @@ private:
     }
 
     template <class Desc> void tensors(const Desc& d) {
-        tensor(0, "InputTensor", d.input_tensor);
-        tensor(1, "OutputTensor", d.output_tensor);
+        const bool gradient = std::is_same_v<Desc, slice_grad_desc>;
+        tensor(0, gradient ? "InputGradientTensor" : "InputTensor", d.input_tensor);
+        tensor(1, gradient ? "OutputGradientTensor" : "OutputTensor", d.output_tensor);
     }
 
     static std::uint32_t same_length(const char* op, std::initializer_list<std::pair<const char*, std::size_t>> arrays) {
@@ -109,6 +110,14 @@ private:
             if (d.scale_bias) scale_bias_ = {d.scale_bias->scale, d.scale_bias->bias};
             body_ = abi::element_wise_identity_operator_desc{&tensors_[0], &tensors_[1],
                                                              d.scale_bias ? &scale_bias_ : nullptr};
+        } else if constexpr (std::is_same_v<Desc, slice_grad_desc>) {
+            const std::uint32_t n = same_length("SLICE_GRAD", {{"InputWindowOffsets", d.input_window_offsets.size()},
+                                                               {"InputWindowSizes", d.input_window_sizes.size()},
+                                                               {"InputWindowStrides", d.input_window_strides.size()}});
+            arrays_ = {d.input_window_offsets, d.input_window_sizes, {}};
+            signed_ = d.input_window_strides;
+            body_ = abi::slice_grad_operator_desc{&tensors_[0], &tensors_[1], n, arrays_[0].data(), arrays_[1].data(),
+                                                  signed_.data()};
         } else {
             static_assert(std::is_same_v<Desc, padding1_desc>);
             const std::uint32_t n = same_length("PADDING1", {{"StartPadding", d.start_padding.size()},
@@ -136,7 +145,7 @@ private:
     abi::scale_bias scale_bias_{};
     std::variant<abi::depth_space_operator_desc, abi::depth_space1_operator_desc, abi::slice_operator_desc,
                  abi::slice1_operator_desc, abi::padding_operator_desc, abi::padding1_operator_desc,
-                 abi::element_wise_identity_operator_desc>
+                 abi::element_wise_identity_operator_desc, abi::slice_grad_operator_desc>
         body_;
     abi::operator_desc op_{};
 };
