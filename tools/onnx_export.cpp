@@ -183,6 +183,16 @@ std::variant<node_plan, std::string> plan_of(const operator_desc& desc) {
                 // carry: left out below with the other strided inputs.)
                 if (d.scale_bias) return std::string("ELEMENT_WISE_IDENTITY with a ScaleBias (arithmetic, not data movement)");
                 return make_plan("Identity", "input", 1);
+            } else if constexpr (std::is_same_v<D, tile_desc>) {
+                // Tile (opset 6): repeats as an int64 input, one per axis; the same index equation.
+                node_plan p = make_plan("Tile", "input", 6);
+                std::vector<std::int64_t> repeats(d.repeats.begin(), d.repeats.end());
+                p.inputs.push_back({"repeats", int64_vector(repeats)});
+                return p;
+            } else if constexpr (std::is_same_v<D, upsample_2d_desc>) {
+                // Resize nearest (asymmetric, floor) expresses it exactly, but takes float scales
+                // and string attributes that this writer does not emit.
+                return std::string("UPSAMPLE_2D (ONNX Resize export not written yet)");
             } else if constexpr (std::is_same_v<D, slice_desc>) {
                 std::vector<std::int32_t> strides(d.strides.begin(), d.strides.end());
                 std::vector<std::uint32_t> windows(d.sizes.size());

@@ -97,6 +97,8 @@ inline dispatch_params make_params(const operator_desc& any) {
             using D = std::remove_cvref_t<decltype(d)>;
             const std::string_view op = to_string(D::type);
             dispatch_params p;
+            if constexpr (std::is_same_v<D, upsample_2d_desc>) // floor(o / scale): no kernel computes it yet
+                throw validation_error(fmt::format("{}: the D3D12 backend has no kernel for this operator", op));
             p.width = static_cast<std::uint32_t>(element_size(d.input_tensor.data_type));
             const detail::layout in = detail::layout_of(d.input_tensor), out = detail::layout_of(d.output_tensor);
             for (const auto& [field, desc] : {std::pair{"InputTensor", &d.input_tensor},
@@ -145,6 +147,9 @@ inline dispatch_params make_params(const operator_desc& any) {
                 } else if constexpr (std::is_same_v<D, padding_desc> || std::is_same_v<D, padding1_desc>) {
                     row[3] = d.start_padding[a];
                     row2[0] = u32(in.extents[a]);
+                } else if constexpr (std::is_same_v<D, tile_desc>) {
+                    row[3] = 0; // PADDING in WRAP mode with StartPadding 0: input coordinate = o mod input size
+                    row2[0] = u32(in.extents[a]);
                 }
             }
             if constexpr (detail::is_depth_space_v<D>) {
@@ -158,6 +163,11 @@ inline dispatch_params make_params(const operator_desc& any) {
             } else if constexpr (std::is_same_v<D, slice1_desc> || std::is_same_v<D, slice_desc> ||
                                  std::is_same_v<D, element_wise_identity_desc>) {
                 p.family = kernel_family::slice;
+            } else if constexpr (std::is_same_v<D, tile_desc>) {
+                p.family = kernel_family::padding;
+                h[option] = static_cast<std::uint32_t>(padding_mode::wrap); // fill unused: WRAP never fills
+            } else if constexpr (std::is_same_v<D, upsample_2d_desc>) {
+                // unreachable: refused above
             } else {
                 p.family = kernel_family::padding;
                 h[option] = static_cast<std::uint32_t>(d.padding_mode);
