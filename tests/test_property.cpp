@@ -97,7 +97,7 @@ bool table_accepts(const operator_desc& d, feature_level level) {
     }
     case operator_type::tile: {
         if (level < feature_level::fl_3_1 && rank != 4) return false;
-        if (wide) return level >= feature_level::fl_4_1; // random_tile draws no FLOAT64
+        if (wide) return level >= feature_level::fl_4_1;
         return floaty || fl2_1;
     }
     case operator_type::upsample_2d: return (rank == 4 || rank == 5) && floaty;

