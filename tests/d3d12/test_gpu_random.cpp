@@ -55,6 +55,10 @@ TEST_CASE("d3d12: GPU == CPU on 2,400 random descs, bytes outside the output ten
     for (std::size_t k = 0; k < cases; ++k) {
         const operator_desc desc = random_desc(rng, k);
         REQUIRE_FALSE(validate(desc));
+        if (type_of(desc) == operator_type::upsample_2d) { // no D3D12 kernel yet: the backend refuses it
+            CHECK_THROWS_AS(gpu.run(desc, random_bytes(rng, input_of(desc).total_tensor_size_in_bytes)), validation_error);
+            continue;
+        }
         seen.add(desc);
         const auto input = random_bytes(rng, input_of(desc).total_tensor_size_in_bytes);
         const auto initial = random_bytes(rng, output_of(desc).total_tensor_size_in_bytes);
