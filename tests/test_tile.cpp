@@ -220,7 +220,7 @@ template <class T, std::size_t Rank> void check_tile_rank(std::mt19937_64& rng, 
     std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, std::uint32_t, std::int32_t, std::uint64_t,              \
         std::int64_t, float, double, dmlref::float16
 
-TEMPLATE_TEST_CASE("tile over views: every type, ranks 1 to 8, reversed and permuted input, strided output; every axis "
+TEMPLATE_TEST_CASE("tile over views: every type, ranks 1 to 8, reversed and permuted input, strided output, every axis "
                    "repeated (WRAP tables from rank 5) and some",
                    "[tile][views]", DMLREF_ELEMENT_TYPES) {
     std::mt19937_64 rng(0x711e);

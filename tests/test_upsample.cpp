@@ -87,7 +87,7 @@ TEST_CASE("UPSAMPLE_2D nearest: PyTorch's UpsamplingNearest2d(scale_factor=2) ex
                                      0x4200, 0x4200, 0x4400, 0x4400, 0x4200, 0x4200, 0x4400, 0x4400});
 }
 
-TEST_CASE("UPSAMPLE_2D nearest, 5-D: depth is not scaled; a strided output keeps its gaps", "[upsample]") {
+TEST_CASE("UPSAMPLE_2D nearest, 5-D: depth is not scaled, a strided output keeps its gaps", "[upsample]") {
     upsample_2d_desc desc = upsample_of(data_type::float32, {1, 1, 2, 1, 2}, 2, 1);
     desc.output_tensor = make_buffer_tensor_desc(data_type::float32, {1, 1, 2, 2, 2}, std::vector<std::uint32_t>{12, 12, 6, 3, 1});
     REQUIRE(validate(desc) == std::nullopt);
@@ -103,7 +103,7 @@ TEST_CASE("UPSAMPLE_2D's source_of names floor(y / Height), floor(x / Width)", "
 
 // ---- validation ----------------------------------------------------------------------------------
 
-TEST_CASE("UPSAMPLE_2D: LINEAR is refused (it computes); InterpolationMode past LINEAR is invalid", "[upsample][validation]") {
+TEST_CASE("UPSAMPLE_2D: LINEAR is refused (it computes), InterpolationMode past LINEAR is invalid", "[upsample][validation]") {
     auto desc = upsample_of(data_type::float32, {1, 1, 2, 2}, 2, 2);
     desc.interpolation_mode = interpolation_mode::linear;
     expect_rejected(desc, {"UPSAMPLE_2D", "InterpolationMode is LINEAR", "does not interpolate", "DirectML would accept"});
