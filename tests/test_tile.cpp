@@ -96,7 +96,7 @@ TEST_CASE("TILE: numpy's np.tile examples", "[tile]") {
           std::vector<std::uint16_t>{1, 2, 3, 4, 1, 2, 3, 4});
 }
 
-TEST_CASE("TILE: a strided input and a strided output; the output's gaps are left alone", "[tile]") {
+TEST_CASE("TILE: a strided input and a strided output, the output's gaps left alone", "[tile]") {
     // Input {2, 3} read transposed from a 3x2 buffer; output {4, 3} rows of 5.
     tile_desc desc{make_buffer_tensor_desc(data_type::uint8, {2, 3}, std::vector<std::uint32_t>{1, 2}),
                    make_buffer_tensor_desc(data_type::uint8, {4, 3}, std::vector<std::uint32_t>{5, 1}), {2, 1}};

@@ -184,11 +184,9 @@ std::variant<node_plan, std::string> plan_of(const operator_desc& desc) {
                 if (d.scale_bias) return std::string("ELEMENT_WISE_IDENTITY with a ScaleBias (arithmetic, not data movement)");
                 return make_plan("Identity", "input", 1);
             } else if constexpr (std::is_same_v<D, tile_desc>) {
-                // Tile (opset 6): repeats as an int64 input, one per axis; the same index equation.
-                node_plan p = make_plan("Tile", "input", 6);
-                std::vector<std::int64_t> repeats(d.repeats.begin(), d.repeats.end());
-                p.inputs.push_back({"repeats", int64_vector(repeats)});
-                return p;
+                // ONNX Tile expresses it exactly, but `dmlref run` cannot read a Tile node back yet
+                // (onnx_model.cpp), so the node tests would not round-trip.
+                return std::string("TILE (ONNX Tile export waits for the Tile reader)");
             } else if constexpr (std::is_same_v<D, upsample_2d_desc>) {
                 // Resize nearest (asymmetric, floor) expresses it exactly, but takes float scales
                 // and string attributes that this writer does not emit.
