@@ -130,3 +130,31 @@ TEST_CASE("directml translate: SLICE_GRAD carries its window and DirectML's tens
     g.input_tensor.strides = std::vector<std::uint32_t>{1};
     CHECK_THROWS_WITH(directml::translated(g), Catch::Contains("InputGradientTensor.Strides has 1 entries and Sizes 2"));
 }
+
+TEST_CASE("directml translate: TILE carries RepeatsCount and Repeats as given") {
+    const tile_desc desc{make_buffer_tensor_desc(data_type::float32, {1, 1, 2, 3}),
+                         make_buffer_tensor_desc(data_type::float32, {1, 1, 6, 9}), {1, 1, 3, 3}};
+    const directml::translated t(desc);
+    CHECK(t.op().Type == 70);
+    const auto& d = *static_cast<const abi::tile_operator_desc*>(t.op().Desc);
+    REQUIRE(d.RepeatsCount == 4);
+    CHECK(d.Repeats[2] == 3);
+    CHECK(d.Repeats[3] == 3);
+    CHECK(buffer_of(d.OutputTensor).Sizes[3] == 9);
+    // A RepeatsCount that differs from the tensors' DimensionCount goes to DirectML as it is.
+    const tile_desc short_repeats{desc.input_tensor, desc.output_tensor, {3}};
+    const directml::translated u(short_repeats);
+    CHECK(static_cast<const abi::tile_operator_desc*>(u.op().Desc)->RepeatsCount == 1);
+}
+
+TEST_CASE("directml translate: UPSAMPLE_2D carries ScaleSize (Width first) and InterpolationMode as given") {
+    const upsample_2d_desc desc{make_buffer_tensor_desc(data_type::float16, {1, 1, 2, 2}),
+                                make_buffer_tensor_desc(data_type::float16, {1, 1, 4, 6}), {3, 2},
+                                interpolation_mode::linear};
+    const directml::translated t(desc);
+    CHECK(t.op().Type == 66);
+    const auto& d = *static_cast<const abi::upsample_2d_operator_desc*>(t.op().Desc);
+    CHECK(d.ScaleSize.Width == 3);
+    CHECK(d.ScaleSize.Height == 2);
+    CHECK(d.InterpolationMode == 1);
+}

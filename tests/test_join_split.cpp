@@ -74,7 +74,7 @@ TEST_CASE("SPLIT undoes JOIN example 1", "[split]") {
     CHECK(b == iota_from(7, 8));
 }
 
-TEST_CASE("JOIN of one input is a copy; SPLIT into one output too", "[join][split]") {
+TEST_CASE("JOIN of one input is a copy, and so is SPLIT into one output", "[join][split]") {
     const auto a = iota_from(1, 6);
     std::vector<float> out(6), back(6);
     join<float, 2>({strided_view<const float, 2>(a.data(), {2, 3})}, strided_view<float, 2>(out.data(), {2, 3}), 0);

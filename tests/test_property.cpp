@@ -101,6 +101,12 @@ bool table_accepts(const operator_desc& d, feature_level level) {
         if (wide) return level >= feature_level::fl_4_1;
         return true;
     }
+    case operator_type::tile: {
+        if (level < feature_level::fl_3_1 && rank != 4) return false;
+        if (wide) return level >= feature_level::fl_4_1;
+        return floaty || fl2_1;
+    }
+    case operator_type::upsample_2d: return (rank == 4 || rank == 5) && floaty;
     }
     return false;
 }
@@ -109,7 +115,7 @@ constexpr std::uint64_t property_seed = 0x5eed'd31f'2026'0001ull;
 
 } // namespace
 
-TEST_CASE("engine == textbook evaluator on 13,340 random valid descs, bytes outside the tensor untouched",
+TEST_CASE("engine == textbook evaluator on 16,008 random valid descs, bytes outside the tensor untouched",
           "[property]") {
     rng_t rng(property_seed);
     INFO("seed " << property_seed);
@@ -428,6 +434,50 @@ TEST_CASE("ELEMENT_WISE_IDENTITY: engine == textbook on 3,000 random descs (tran
     }
     CHECK(broadcast > 200);
     CHECK(permuted > 200);
+    CHECK(strided_output > 200);
+}
+
+namespace {
+/// Engine == textbook on 2,000 descs from `draw`, bytes outside the output tensor untouched;
+/// returns how many had a broadcast input and how many a strided output.
+template <class Draw> std::pair<int, int> engine_matches_textbook(rng_t& rng, Draw draw) {
+    int broadcast = 0, strided_output = 0;
+    for (std::size_t k = 0; k < 2000; ++k) {
+        const operator_desc desc = draw(rng);
+        const auto& in = input_of(desc);
+        const auto& out = output_of(desc);
+        INFO("case " << k << ": " << describe(desc));
+        REQUIRE(validate(desc) == std::nullopt);
+        const std::vector<std::byte> input = random_bytes(rng, in.total_tensor_size_in_bytes);
+        std::vector<std::byte> output(out.total_tensor_size_in_bytes, static_cast<std::byte>(rng()));
+        std::vector<std::byte> expected = output;
+        textbook::execute(desc, input, expected);
+        execute(desc, input, output);
+        REQUIRE(output == expected);
+        if (in.strides && std::count(in.strides->begin(), in.strides->end(), 0u) > 0) ++broadcast;
+        if (out.strides && *out.strides != packed_strides(out.sizes)) ++strided_output;
+    }
+    return {broadcast, strided_output};
+}
+} // namespace
+
+TEST_CASE("TILE: engine == textbook on 2,000 random descs (every rank, broadcast and strided layouts)",
+          "[property][tile]") {
+    rng_t rng(property_seed + 8);
+    INFO("seed " << property_seed + 8);
+    const auto [broadcast, strided_output] =
+        engine_matches_textbook(rng, [](rng_t& r) { return random_tile(r, random_type(r)); });
+    CHECK(broadcast > 100);
+    CHECK(strided_output > 200);
+}
+
+TEST_CASE("UPSAMPLE_2D: engine == textbook on 2,000 random descs (4-D and 5-D, broadcast and strided layouts)",
+          "[property][upsample]") {
+    rng_t rng(property_seed + 9);
+    INFO("seed " << property_seed + 9);
+    const auto [broadcast, strided_output] =
+        engine_matches_textbook(rng, [](rng_t& r) { return random_upsample(r, random_type(r)); });
+    CHECK(broadcast > 100);
     CHECK(strided_output > 200);
 }
 

@@ -97,6 +97,10 @@ struct known_divergence {
             }
             return false;
         }
+        if (name == "float16-upsample") { // UPSAMPLE_2D on FLOAT16, whatever its layout and scales
+            const auto* u = std::get_if<upsample_2d_desc>(&d);
+            return u != nullptr && u->input_tensor.data_type == data_type::float16;
+        }
         throw std::runtime_error("known divergences: no condition named '" + name + "'");
     }
 };

@@ -390,7 +390,7 @@ int compare_command(const fs::path& expected_path, const fs::path& actual_path, 
 const std::map<std::string, std::size_t> op_index = {
     {"depth_to_space", 0}, {"depth_to_space1", 1}, {"space_to_depth", 2}, {"space_to_depth1", 3},
     {"slice", 4},          {"slice1", 5},          {"padding", 6},        {"padding1", 7},
-    {"element_wise_identity", 8}, {"slice_grad", 9}};
+    {"element_wise_identity", 8}, {"slice_grad", 9}, {"tile", 10}, {"upsample_2d", 11}};
 
 int vectors_command(const fs::path& out_dir, const std::vector<std::string>& ops, std::uint32_t count, std::uint64_t seed,
                     const std::string& format) {
@@ -407,7 +407,7 @@ int vectors_command(const fs::path& out_dir, const std::vector<std::string>& ops
         if (it == op_index.end())
             throw usage_error(fmt::format("--ops: '{}' is not one of depth_to_space, depth_to_space1, space_to_depth, "
                                           "space_to_depth1, slice, slice1, padding, padding1, element_wise_identity, "
-                                          "slice_grad",
+                                          "slice_grad, tile, upsample_2d",
                                           name));
         chosen.push_back(it->second);
     }

@@ -390,6 +390,29 @@ operator_desc operator_desc_field(operator_type type, const json& d, const at& w
         dimension_count(d, where, s.input_window_offsets.size(), "InputWindowOffsets");
         return s;
     }
+    case operator_type::tile: { // DxDispatch: RepeatsCount is a required field, not derived
+        only_keys(d, where, {"InputTensor", "OutputTensor", "RepeatsCount", "Repeats"});
+        tile_desc t{in(), out(), u32s("Repeats")};
+        const std::uint32_t count = integer<std::uint32_t>(require(d, where, "RepeatsCount"), where / "RepeatsCount");
+        if (count != t.repeats.size())
+            (where / "RepeatsCount").fail(fmt::format("is {}; Repeats has {} entries", count, t.repeats.size()));
+        return t;
+    }
+    case operator_type::upsample_2d: { // DxDispatch: ScaleSize {"Width": 2, "Height": 2}, both required
+        only_keys(d, where, {"InputTensor", "OutputTensor", "ScaleSize", "InterpolationMode"});
+        upsample_2d_desc u{in(), out(), {}, interpolation_mode::nearest_neighbor};
+        const at w = where / "ScaleSize";
+        const json& scale = require(d, where, "ScaleSize");
+        object(scale, w);
+        only_keys(scale, w, {"Width", "Height"});
+        u.scale_size.width = integer<std::uint32_t>(require(scale, w, "Width"), w / "Width");
+        u.scale_size.height = integer<std::uint32_t>(require(scale, w, "Height"), w / "Height");
+        u.interpolation_mode = enumeration<interpolation_mode>(
+            require(d, where, "InterpolationMode"), where / "InterpolationMode",
+            [](std::string_view s) { return parse_interpolation_mode(s); }, "DML_INTERPOLATION_MODE",
+            {"NEAREST_NEIGHBOR", "LINEAR"});
+        return u;
+    }
     }
     where.fail("unknown operator");
 }
@@ -1273,6 +1296,16 @@ json desc_json(const operator_desc& desc) {
             if constexpr (std::is_same_v<D, element_wise_identity_desc>)
                 if (d.scale_bias)
                     j["ScaleBias"] = {{"Scale", float_json(d.scale_bias->scale)}, {"Bias", float_json(d.scale_bias->bias)}};
+            if constexpr (std::is_same_v<D, tile_desc>) {
+                j["RepeatsCount"] = d.repeats.size();
+                j["Repeats"] = d.repeats;
+            }
+            if constexpr (std::is_same_v<D, upsample_2d_desc>) {
+                j["ScaleSize"] = {{"Width", d.scale_size.width}, {"Height", d.scale_size.height}};
+                const auto mode = static_cast<std::uint32_t>(d.interpolation_mode);
+                if (mode <= 1) j["InterpolationMode"] = "DML_INTERPOLATION_MODE_" + std::string(to_string(d.interpolation_mode));
+                else j["InterpolationMode"] = mode;
+            }
             return j;
         },
         desc);

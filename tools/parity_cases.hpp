@@ -73,7 +73,7 @@ inline constexpr operator_type all_ops[] = {
     operator_type::depth_to_space,  operator_type::depth_to_space1, operator_type::space_to_depth,
     operator_type::space_to_depth1, operator_type::slice,           operator_type::slice1,
     operator_type::padding,         operator_type::padding1,        operator_type::element_wise_identity,
-    operator_type::slice_grad};
+    operator_type::slice_grad,      operator_type::tile,            operator_type::upsample_2d};
 
 constexpr bool is_depth_space(operator_type op) noexcept {
     return op == operator_type::depth_to_space || op == operator_type::depth_to_space1 ||
@@ -93,6 +93,18 @@ constexpr bool is_padding_op(operator_type op) noexcept {
 }
 constexpr bool is_identity(operator_type op) noexcept { return op == operator_type::element_wise_identity; }
 constexpr bool is_slice_grad(operator_type op) noexcept { return op == operator_type::slice_grad; }
+constexpr bool is_tile(operator_type op) noexcept { return op == operator_type::tile; }
+constexpr bool is_upsample(operator_type op) noexcept { return op == operator_type::upsample_2d; }
+/// The operators whose output is the input's sizes times a parameter that may be 1 (TILE's
+/// Repeats, UPSAMPLE_2D's ScaleSize): with neutral parameters they copy, as IDENTITY does.
+constexpr bool is_scaling(operator_type op) noexcept { return is_tile(op) || is_upsample(op); }
+
+/// The type `op` takes in place of `type` where its support table (at 6_4) lists no `type`:
+/// UPSAMPLE_2D takes FLOAT16 for 1- and 2-byte types and FLOAT32 for the others.
+inline data_type supported_type(operator_type op, data_type type) {
+    if (supports_data_type(op, feature_level::fl_6_4, type)) return type;
+    return element_size(type) <= 2 ? data_type::float16 : data_type::float32;
+}
 
 /// A uniform index below `count` (count > 0).
 inline std::size_t pick_index(rng_t& rng, std::size_t count) {
@@ -127,6 +139,9 @@ struct recipe {
     std::vector<std::uint32_t> start, end;
     float value = 0.0f;
     scalar_union value1;
+    std::vector<std::uint32_t> repeats;        ///< TILE
+    std::uint32_t scale_width = 1, scale_height = 1; ///< UPSAMPLE_2D
+    interpolation_mode interpolation = interpolation_mode::nearest_neighbor;
 
     void resize(std::size_t rank) {
         for (auto* v : {&offsets, &sizes, &out, &start, &end}) v->assign(rank, 0);
@@ -145,6 +160,19 @@ inline std::vector<std::uint32_t> output_sizes(const recipe& r) {
     case operator_type::slice: return r.sizes;
     case operator_type::slice1:
     case operator_type::slice_grad: return r.out;
+    case operator_type::tile: {
+        std::vector<std::uint32_t> out(in.size());
+        for (std::size_t i = 0; i < in.size(); ++i) out[i] = in[i] * (i < r.repeats.size() ? r.repeats[i] : 1u);
+        return out;
+    }
+    case operator_type::upsample_2d: {
+        std::vector<std::uint32_t> out = in;
+        if (out.size() >= 2) {
+            out[out.size() - 2] *= r.scale_height;
+            out[out.size() - 1] *= r.scale_width;
+        }
+        return out;
+    }
     default: break;
     }
     std::vector<std::uint32_t> out(in.size());
@@ -177,6 +205,8 @@ inline operator_desc realize(const recipe& r) {
         for (std::int64_t s : r.strides) strides.push_back(static_cast<std::int32_t>(s));
         return slice_grad_desc{in, out, r.offsets, r.sizes, strides};
     }
+    case operator_type::tile: return tile_desc{in, out, r.repeats};
+    case operator_type::upsample_2d: return upsample_2d_desc{in, out, {r.scale_width, r.scale_height}, r.interpolation};
     case operator_type::padding1: break;
     }
     return padding1_desc{in, out, r.mode, r.type, r.value1, r.start, r.end};
@@ -249,7 +279,28 @@ inline recipe random_recipe(rng_t& rng, operator_type op, data_type type, std::s
     }
     recipe r;
     r.op = op;
-    r.type = type;
+    r.type = supported_type(op, type);
+    if (is_tile(op)) { // repeats 1 to 3, the output kept to a few thousand elements
+        const std::size_t dims = rank ? rank : pick(rng, 1, 8);
+        r.in = random_cases::random_sizes(rng, dims);
+        r.resize(dims);
+        r.repeats.assign(dims, 1);
+        std::uint64_t count = element_count(r.in);
+        for (std::size_t i = 0; i < dims; ++i) {
+            r.repeats[i] = pick(rng, 1, 3);
+            if (count * r.repeats[i] > 3000) r.repeats[i] = 1;
+            count *= r.repeats[i];
+        }
+        return r;
+    }
+    if (is_upsample(op)) { // 4-D or 5-D, scales 1 to 4
+        const std::size_t dims = rank ? rank : pick(rng, 4, 5);
+        r.in = random_cases::random_sizes(rng, dims);
+        r.resize(dims);
+        r.scale_height = pick(rng, 1, 4);
+        r.scale_width = pick(rng, 1, 4);
+        return r;
+    }
     if (is_slice_op(op)) {
         const std::size_t dims = rank ? rank : pick(rng, 1, 8);
         r.in = random_cases::random_sizes(rng, dims);
@@ -286,13 +337,14 @@ inline recipe neutral_recipe(rng_t& rng, operator_type op, data_type type, std::
                              std::uint32_t block, bool full) {
     recipe r;
     r.op = op;
-    r.type = type;
+    r.type = supported_type(op, type);
     r.in = std::move(in);
     r.block = block;
     if (has_order(op)) r.order = static_cast<depth_space_order>(pick(rng, 0, 1));
     if (is_depth_space(op)) return r;
     r.resize(r.in.size());
-    if (is_identity(op)) return r;
+    r.repeats.assign(r.in.size(), 1); // TILE: a copy; UPSAMPLE_2D: ScaleSize {1, 1}
+    if (is_identity(op) || is_scaling(op)) return r;
     if (is_slice_grad(op)) { // the whole output gradient is the window, stride 1 or -1
         r.out = r.in;
         for (std::size_t k = 0; k < r.in.size(); ++k) {
@@ -575,8 +627,9 @@ inline std::vector<std::uint32_t> two_axis_sizes(std::size_t rank, std::size_t i
     return sizes;
 }
 
-/// A rank of at least `low` for SLICE(1) and PADDING(1) (depth/space: 4).
+/// A rank of at least `low` for SLICE(1) and PADDING(1) (depth/space: 4; UPSAMPLE_2D: 4 or 5).
 inline std::size_t rank_from(rng_t& rng, operator_type op, std::uint32_t low, std::uint32_t high = 8) {
+    if (is_upsample(op)) return pick(rng, 4, 5);
     return is_depth_space(op) ? 4 : pick(rng, low, high);
 }
 
@@ -944,26 +997,31 @@ inline void add_tensor_classes(class_table& t) {
         return valid(d);
     });
     for (const data_type type : movable_data_types)
-        add(t.valid, fmt::format("valid: DataType {}", to_string(type)), any_op,
+        add(t.valid, fmt::format("valid: DataType {}", to_string(type)),
+            [type](operator_type op) { return supports_data_type(op, feature_level::fl_6_4, type); },
             [=](rng_t& rng, operator_type op) { return valid(random_base(rng, op, type)); });
     // The largest packed tensors DirectML accepts (largest_packed_count): DMLCalcBufferTensorSize
     // rounds up to 4 and TotalTensorSizeInBytes is at most (2^32 - 1) elements' worth, so 2^32 - 1
     // = 65537 * 65535 elements of four or eight bytes, 2^32 - 2 = 2 * (2^31 - 1) of two, 2^32 - 4
     // = 65538 * 65534 of one.
     for (const largest_group& g : largest_groups()) {
+        const auto has_width = [g](operator_type op) { // UPSAMPLE_2D: FLOAT16 and FLOAT32 only
+            if (!is_upsample(op)) return true;
+            return std::find_if(g.widths.begin(), g.widths.end(), [](std::size_t w) { return w == 2 || w == 4; }) != g.widths.end();
+        };
         add(t.valid, fmt::format("valid: InputTensor of {} elements ({}, the largest DirectML accepts)", g.count, g.each),
-            any_op, [=](rng_t& rng, operator_type op) {
+            has_width, [=](rng_t& rng, operator_type op) {
                 const std::size_t rank = rank_from(rng, op, 2);
                 const auto [i, j] = two_axes(rng, rank);
                 const data_type type = random_type_of_width(rng, g.widths);
                 return valid(realize(neutral_recipe(rng, op, type, two_axis_sizes(rank, i, g.a, j, g.b), 1, false)));
             });
         add(t.valid, fmt::format("valid: OutputTensor of {} elements ({}, the largest DirectML accepts)", g.count, g.each),
-            [](operator_type op) { return !is_depth_space(op); }, [=](rng_t& rng, operator_type op) {
+            [=](operator_type op) { return !is_depth_space(op) && has_width(op); }, [=](rng_t& rng, operator_type op) {
                 const std::size_t rank = rank_from(rng, op, 2);
                 const auto [i, j] = two_axes(rng, rank);
                 const data_type type = random_type_of_width(rng, g.widths);
-                if (is_slice_op(op) || is_identity(op) || is_slice_grad(op))
+                if (is_slice_op(op) || is_identity(op) || is_slice_grad(op) || is_scaling(op))
                     return valid(realize(neutral_recipe(rng, op, type, two_axis_sizes(rank, i, g.a, j, g.b), 1, true)));
                 recipe r = neutral_recipe(rng, op, type, two_axis_sizes(rank, i, g.a, j, g.b - 2), 1, false);
                 r.start[j] = r.end[j] = 1;
@@ -1216,7 +1274,8 @@ inline void add_slice_classes(class_table& t) {
     const auto layouts = [](rng_t& rng, const recipe& r) { return base_of(rng, r, layout::random, layout::random); };
 
     for (std::uint32_t rank = 1; rank <= 8; ++rank)
-        add(t.valid, fmt::format("valid: rank {}", rank), [](operator_type op) { return !is_depth_space(op); },
+        add(t.valid, fmt::format("valid: rank {}", rank),
+            [rank](operator_type op) { return !is_depth_space(op) && (!is_upsample(op) || rank == 4 || rank == 5); },
             [=](rng_t& rng, operator_type op) { return valid(random_base(rng, op, random_type(rng), rank)); });
     add(t.valid, "valid: window ends at the last element", slices, [=](rng_t& rng, operator_type op) {
         auto [r, k] = shaped(rng, op, [&](rng_t& g, recipe& x, std::size_t axis) { return to_end(g, x, axis, 1, 1); });
@@ -1776,6 +1835,202 @@ inline void add_slice_grad_classes(class_table& t, std::pair<std::size_t, std::s
         });
 }
 
+// TILE: Repeats at 1 and large, every axis repeated (past the plan's rank: the WRAP tables);
+// RepeatsCount off the tensors' DimensionCount; Repeats 0, one more, UINT32_MAX, and products
+// that wrap 2^32 back to the output's size. (FLOAT64, which the page's table omits, is among the
+// generic valid DataType classes: DirectML 1.15.4 accepts it.)
+inline void add_tile_classes(class_table& t) {
+    const auto tiles = [](operator_type op) { return is_tile(op); };
+    const auto layouts = [](rng_t& rng, const recipe& r) { return base_of(rng, r, layout::random, layout::random); };
+    add(t.valid, "valid: Repeats all 1 (a copy)", tiles, [=](rng_t& rng, operator_type op) {
+        recipe r = random_recipe(rng, op, random_type(rng));
+        r.repeats.assign(r.in.size(), 1);
+        return valid(layouts(rng, r));
+    });
+    // The plan splits a repeated axis into two: past rank + repeated axes = 8 it reads WRAP tables.
+    add(t.valid, "valid: rank + repeated axes above 8 (axes of 2 elements, Repeats 2)", tiles, [=](rng_t& rng, operator_type op) {
+        const std::size_t rank = pick(rng, 5, 8);
+        recipe r = random_recipe(rng, op, random_type(rng), rank);
+        r.in.assign(rank, 2);
+        r.repeats.assign(rank, 1);
+        const std::size_t repeated = std::min<std::size_t>(rank, 9 - rank + pick(rng, 0, 1));
+        for (std::size_t k = 0; k < repeated; ++k) r.repeats[rank - 1 - k] = 2;
+        return valid(layouts(rng, r));
+    });
+    add(t.valid, "valid: Repeats[k] 4096 on an axis of one element", tiles, [=](rng_t& rng, operator_type op) {
+        recipe r = random_recipe(rng, op, random_type(rng), pick(rng, 1, 4));
+        r.in.assign(r.in.size(), 1);
+        r.repeats.assign(r.in.size(), 1);
+        const std::size_t k = pick_index(rng, r.in.size());
+        r.repeats[k] = 4096;
+        return valid(layouts(rng, r), fmt::format("axis {}", k));
+    });
+    add(t.valid, "valid: Repeats[k] 3 on an axis of 2 or more elements read with a zero stride", tiles, [=](rng_t& rng, operator_type op) {
+        recipe r = random_recipe(rng, op, random_type(rng), pick(rng, 1, 6));
+        const std::size_t k = pick_index(rng, r.in.size());
+        r.in[k] = 2;
+        r.repeats.assign(r.in.size(), 1);
+        r.repeats[k] = 3;
+        operator_desc d = base_of(rng, r, layout::strided, layout::random);
+        (*input_ref(d).strides)[k] = 0;
+        return valid(d, fmt::format("axis {}", k));
+    });
+    for (const bool more : {true, false})
+        add(t.invalid, more ? "RepeatsCount: one more than the tensors' DimensionCount" : "RepeatsCount: one less than the tensors' DimensionCount",
+            tiles, [=](rng_t& rng, operator_type op) {
+                built b = change(random_base(rng, op, random_type(rng)), "RepeatsCount");
+                auto& repeats = std::get<tile_desc>(b.desc).repeats;
+                b.detail = fmt::format("{} -> {}", repeats.size(), more ? repeats.size() + 1 : repeats.size() - 1);
+                if (more) repeats.push_back(1);
+                else repeats.pop_back();
+                return b;
+            });
+    add(t.invalid, "RepeatsCount: 0", tiles, [](rng_t& rng, operator_type op) {
+        built b = change(random_base(rng, op, random_type(rng)), "RepeatsCount");
+        auto& repeats = std::get<tile_desc>(b.desc).repeats;
+        b.detail = fmt::format("{} -> 0", repeats.size());
+        repeats.clear();
+        return b;
+    });
+    struct repeat_value {
+        std::string what;
+        std::uint32_t (*to)(std::uint32_t);
+    };
+    for (const repeat_value& v : {repeat_value{"0", [](std::uint32_t) { return 0u; }},
+                                 repeat_value{"one more (OutputTensor.Sizes unchanged)", [](std::uint32_t r) { return r + 1; }},
+                                 repeat_value{"one less (OutputTensor.Sizes unchanged)", [](std::uint32_t r) { return r - 1; }},
+                                 repeat_value{"UINT32_MAX", [](std::uint32_t) { return 0xFFFF'FFFFu; }}})
+        add(t.invalid, "Repeats[k]: " + v.what, tiles, [=](rng_t& rng, operator_type op) {
+            recipe r = random_recipe(rng, op, random_type(rng));
+            const std::size_t k = pick_index(rng, r.in.size());
+            if (v.what.rfind("one less", 0) == 0) r.repeats[k] = std::max<std::uint32_t>(r.repeats[k], 2);
+            built b = change(layouts(rng, r), "Repeats");
+            auto& repeats = std::get<tile_desc>(b.desc).repeats;
+            b.detail = fmt::format("axis {}: {} -> {}", k, repeats[k], v.to(repeats[k]));
+            repeats[k] = v.to(repeats[k]);
+            return b;
+        });
+    // InputTensor.Sizes[k] = 2^m, Repeats[k] + 2^(32 - m): the product gains exactly 2^32.
+    add(t.invalid, "Repeats[k]: wraps 2^32 (InputTensor.Sizes[k] * Repeats[k] = OutputTensor.Sizes[k] + 2^32)", tiles,
+        [=](rng_t& rng, operator_type op) {
+            recipe r = random_recipe(rng, op, random_type(rng), pick(rng, 1, 6));
+            const std::size_t k = pick_index(rng, r.in.size());
+            const std::uint32_t m = pick(rng, 1, 3);
+            r.in[k] = 1u << m;
+            r.repeats[k] = pick(rng, 1, 2);
+            built b = change(layouts(rng, r), "Repeats");
+            auto& repeats = std::get<tile_desc>(b.desc).repeats;
+            const std::uint32_t wrapped = repeats[k] + (1u << (32 - m));
+            b.detail = fmt::format("axis {} of {} elements: {} -> {}", k, r.in[k], repeats[k], wrapped);
+            repeats[k] = wrapped;
+            return b;
+        });
+}
+
+// UPSAMPLE_2D: ScaleSize at 1, large on an axis of one element; 0, one more, UINT32_MAX and
+// products that wrap 2^32; InterpolationMode LINEAR (which dmlref refuses: it computes) and past
+// it; ranks and types outside its table on both tensors.
+inline void add_upsample_classes(class_table& t) {
+    const auto ups = [](operator_type op) { return is_upsample(op); };
+    const auto layouts = [](rng_t& rng, const recipe& r) { return base_of(rng, r, layout::random, layout::random); };
+    add(t.valid, "valid: ScaleSize {Width: 1, Height: 1} (a copy)", ups, [=](rng_t& rng, operator_type op) {
+        recipe r = random_recipe(rng, op, random_type(rng));
+        r.scale_width = r.scale_height = 1;
+        return valid(layouts(rng, r));
+    });
+    for (const bool height : {true, false})
+        add(t.valid, height ? "valid: ScaleSize.Height 4096 on a height of 1" : "valid: ScaleSize.Width 4096 on a width of 1", ups,
+            [=](rng_t& rng, operator_type op) {
+                recipe r = random_recipe(rng, op, random_type(rng));
+                for (auto& n : r.in) n = 1;
+                r.in[r.in.size() - (height ? 1 : 2)] = pick(rng, 1, 2);
+                (height ? r.scale_height : r.scale_width) = 4096;
+                (height ? r.scale_width : r.scale_height) = 1;
+                return valid(layouts(rng, r));
+            });
+    add(t.valid, "valid: InputTensor broadcast on H and W (strides 0), scaled", ups, [=](rng_t& rng, operator_type op) {
+        recipe r = random_recipe(rng, op, random_type(rng));
+        operator_desc d = base_of(rng, r, layout::strided, layout::random);
+        auto& strides = *input_ref(d).strides;
+        strides[strides.size() - 1] = strides[strides.size() - 2] = 0;
+        return valid(d);
+    });
+    struct scale_value {
+        std::string what;
+        std::uint32_t (*to)(std::uint32_t);
+    };
+    for (const bool height : {true, false})
+        for (const scale_value& v : {scale_value{"0", [](std::uint32_t) { return 0u; }},
+                                    scale_value{"one more (OutputTensor.Sizes unchanged)", [](std::uint32_t s) { return s + 1; }},
+                                    scale_value{"UINT32_MAX", [](std::uint32_t) { return 0xFFFF'FFFFu; }}}) {
+            const std::string field = height ? "ScaleSize.Height" : "ScaleSize.Width";
+            add(t.invalid, field + ": " + v.what, ups, [=](rng_t& rng, operator_type op) {
+                built b = change(random_base(rng, op, random_type(rng)), field);
+                auto& scale = height ? std::get<upsample_2d_desc>(b.desc).scale_size.height
+                                     : std::get<upsample_2d_desc>(b.desc).scale_size.width;
+                b.detail = fmt::format("{} -> {}", scale, v.to(scale));
+                scale = v.to(scale);
+                return b;
+            });
+            // The axis of 2^m elements with the scale + 2^(32 - m): the product gains exactly 2^32.
+            if (v.what != "0") continue; // the wrap class once per field
+            add(t.invalid, field + ": wraps 2^32 (InputTensor.Sizes * scale = OutputTensor.Sizes + 2^32)", ups,
+                [=](rng_t& rng, operator_type op) {
+                    recipe r = random_recipe(rng, op, random_type(rng));
+                    const std::uint32_t m = pick(rng, 1, 3);
+                    r.in[r.in.size() - (height ? 2 : 1)] = 1u << m;
+                    (height ? r.scale_height : r.scale_width) = pick(rng, 1, 2);
+                    built b = change(layouts(rng, r), field);
+                    auto& scale = height ? std::get<upsample_2d_desc>(b.desc).scale_size.height
+                                         : std::get<upsample_2d_desc>(b.desc).scale_size.width;
+                    const std::uint32_t wrapped = scale + (1u << (32 - m));
+                    b.detail = fmt::format("axis of {} elements: {} -> {}", 1u << m, scale, wrapped);
+                    scale = wrapped;
+                    return b;
+                });
+        }
+    for (const std::uint32_t mode : {1u, 2u, 0xFFFF'FFFFu})
+        add(t.invalid,
+            mode == 1 ? std::string("InterpolationMode: LINEAR (arithmetic; dmlref refuses it)")
+                      : fmt::format("InterpolationMode: {}", mode == 2 ? "2" : "0xFFFFFFFF"),
+            ups, [=](rng_t& rng, operator_type op) {
+                built b = change(random_base(rng, op, random_type(rng)), "InterpolationMode");
+                std::get<upsample_2d_desc>(b.desc).interpolation_mode = static_cast<interpolation_mode>(mode);
+                b.detail = fmt::format("NEAREST_NEIGHBOR -> {}", mode);
+                return b;
+            });
+    for (const std::uint32_t rank : {2u, 3u, 6u})
+        add(t.invalid, fmt::format("DimensionCount: {} on both tensors ({})", rank, rank < 4 ? "trailing axes dropped" : "a trailing size 1"),
+            ups, [=](rng_t& rng, operator_type op) {
+                recipe r = random_recipe(rng, op, random_type(rng), rank < 4 ? 4 : 5);
+                built b = change(base_of(rng, r, layout::packed, layout::packed), "InputTensor.DimensionCount");
+                b.fields.push_back("OutputTensor.DimensionCount");
+                b.coupled = true;
+                for (bool out : {false, true}) tensor_ref(b.desc, out).sizes.resize(rank, 1);
+                b.detail = fmt::format("{} -> {}", r.in.size(), rank);
+                return b;
+            });
+    for (const data_type type : movable_data_types) {
+        if (supports_data_type(operator_type::upsample_2d, feature_level::fl_6_4, type)) continue;
+        add(t.invalid, fmt::format("InputTensor.DataType and OutputTensor.DataType: {} (not in UPSAMPLE_2D's table)", to_string(type)),
+            ups, [=](rng_t& rng, operator_type op) {
+                const data_type from = element_size(type) <= 2 ? data_type::float16 : data_type::float32;
+                operator_desc base = random_base(rng, op, from);
+                for (bool out : {false, true}) { // room for the wider elements, so that only the type is wrong
+                    buffer_tensor_desc wider = tensor_ref(base, out);
+                    wider.data_type = type;
+                    make_room(base, out, calc_buffer_tensor_size(wider));
+                }
+                built b = change(base, "InputTensor.DataType");
+                b.fields.push_back("OutputTensor.DataType");
+                b.coupled = true;
+                for (bool out : {false, true}) tensor_ref(b.desc, out).data_type = type;
+                b.detail = fmt::format("{} -> {}", to_string(from), to_string(type));
+                return b;
+            });
+    }
+}
+
 inline const class_table& classes() {
     static const class_table table = [] {
         class_table t;
@@ -1789,6 +2044,8 @@ inline const class_table& classes() {
         add_array_classes(t);
         add_identity_classes(t);
         add_slice_grad_classes(t, valid_range, invalid_range);
+        add_tile_classes(t);
+        add_upsample_classes(t);
         return t;
     }();
     return table;

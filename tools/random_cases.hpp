@@ -215,16 +215,54 @@ inline operator_desc random_slice_grad(rng_t& rng, data_type type) {
     return slice_grad_desc{in, out, offsets, sizes, strides};
 }
 
+/// TILE over random sizes and repeat counts 1 to 3 (the output kept to a few thousand elements):
+/// the input strided, permuted or broadcast, the output packed or strided.
+inline operator_desc random_tile(rng_t& rng, data_type type) {
+    const std::size_t rank = pick(rng, 1, 8);
+    const auto sizes = random_sizes(rng, rank);
+    std::vector<std::uint32_t> repeats(rank), out_sizes(rank);
+    std::uint64_t count = 1;
+    for (std::uint32_t s : sizes) count *= s;
+    for (std::size_t i = 0; i < rank; ++i) {
+        repeats[i] = pick(rng, 1, 3);
+        if (count * repeats[i] > 4096) repeats[i] = 1;
+        count *= repeats[i];
+        out_sizes[i] = sizes[i] * repeats[i];
+    }
+    const auto in = random_tensor(rng, type, sizes, true);
+    const auto out = random_tensor(rng, type, out_sizes, false);
+    return tile_desc{in, out, repeats};
+}
+
+/// UPSAMPLE_2D (NEAREST_NEIGHBOR) over random 4-D and 5-D sizes and scales 1 to 4 (FLOAT32 or
+/// FLOAT16, its only types; other types are drawn as one of them): the input strided, permuted or
+/// broadcast, the output packed or strided.
+inline operator_desc random_upsample(rng_t& rng, data_type type) {
+    if (!supports_data_type(operator_type::upsample_2d, newest_feature_level, type))
+        type = chance(rng, 50) ? data_type::float32 : data_type::float16;
+    const std::size_t rank = pick(rng, 4, 5);
+    const auto sizes = random_sizes(rng, rank);
+    const std::uint32_t height = pick(rng, 1, 4), width = pick(rng, 1, 4);
+    std::vector<std::uint32_t> out_sizes = sizes;
+    out_sizes[rank - 2] *= height;
+    out_sizes[rank - 1] *= width;
+    const auto in = random_tensor(rng, type, sizes, true);
+    const auto out = random_tensor(rng, type, out_sizes, false);
+    return upsample_2d_desc{in, out, {width, height}, interpolation_mode::nearest_neighbor};
+}
+
 /// How many operators random_desc cycles through.
-inline constexpr std::size_t operator_count = 10;
+inline constexpr std::size_t operator_count = 12;
 
 /// Cycles through the operators so that every one gets an equal share: index 0-7 the first eight
-/// (depth/space, slice, padding), 8 ELEMENT_WISE_IDENTITY, 9 SLICE_GRAD.
+/// (depth/space, slice, padding), 8 ELEMENT_WISE_IDENTITY, 9 SLICE_GRAD, 10 TILE, 11 UPSAMPLE_2D.
 inline operator_desc random_desc(rng_t& rng, std::size_t index) {
     const data_type type = random_type(rng);
     switch (index % operator_count) {
     case 8: return random_identity(rng, type);
     case 9: return random_slice_grad(rng, type);
+    case 10: return random_tile(rng, type);
+    case 11: return random_upsample(rng, type);
     case 0: case 1: case 2: case 3: return random_depth_space(rng, static_cast<int>(index % operator_count), type);
     case 4: return random_slice(rng, false, type);
     case 5: return random_slice(rng, true, type);

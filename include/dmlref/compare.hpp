@@ -161,6 +161,25 @@ private:
             low_name_ = "zeros before the window on axis {}";
             high_name_ = "zeros after the window on axis {}";
             interior_ = "window span (gradient elements, zeros between them)";
+        } else if constexpr (std::is_same_v<D, tile_desc>) {
+            // The first tile (the input itself) and, per axis, the copies after it: a wrong period
+            // shows in the copies.
+            for (std::uint32_t s : d.input_tensor.sizes) {
+                low_.push_back(0);
+                high_.push_back(s);
+            }
+            low_name_ = "(none) axis {}";
+            high_name_ = "repeated tiles along axis {}";
+            interior_ = "first tile";
+        } else if constexpr (std::is_same_v<D, upsample_2d_desc>) {
+            // The first and last coordinate of each axis: a wrong scale or extent shows at the edges.
+            for (std::uint32_t s : d.output_tensor.sizes) {
+                low_.push_back(s > 1 ? 1 : 0);
+                high_.push_back(s > 1 ? s - 1 : s);
+            }
+            low_name_ = "first coordinate of axis {}";
+            high_name_ = "last coordinate of axis {}";
+            interior_ = "interior";
         } else {
             kind_ = direction_of<D>() == depth_space_direction::depth_to_space ? kind::spatial_block : kind::channel_block;
             block_ = d.block_size;

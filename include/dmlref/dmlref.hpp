@@ -14,5 +14,7 @@
 #include "ops/padding.hpp"      // IWYU pragma: export
 #include "ops/slice.hpp"        // IWYU pragma: export
 #include "ops/slice_grad.hpp"   // IWYU pragma: export
+#include "ops/tile.hpp"         // IWYU pragma: export
+#include "ops/upsample.hpp"     // IWYU pragma: export
 #include "strided_view.hpp"     // IWYU pragma: export
 #include "tensor_desc.hpp"      // IWYU pragma: export

@@ -167,6 +167,11 @@ inline std::string to_string(const operator_desc& desc) {
             if constexpr (std::is_same_v<D, element_wise_identity_desc>)
                 if (d.scale_bias)
                     text += fmt::format(", ScaleBias: {{Scale: {}, Bias: {}}}", d.scale_bias->scale, d.scale_bias->bias);
+            if constexpr (std::is_same_v<D, tile_desc>)
+                text += fmt::format(", RepeatsCount: {}, Repeats: {{{}}}", d.repeats.size(), fmt::join(d.repeats, ", "));
+            if constexpr (std::is_same_v<D, upsample_2d_desc>)
+                text += fmt::format(", ScaleSize: {{Width: {}, Height: {}}}, InterpolationMode: {}", d.scale_size.width,
+                                    d.scale_size.height, to_string(d.interpolation_mode));
             if constexpr (requires { d.padding_mode; }) {
                 text += fmt::format(", PaddingMode: {}", to_string(d.padding_mode));
                 if constexpr (std::is_same_v<D, padding_desc>) {
@@ -196,7 +201,8 @@ concept desc_struct = std::is_same_v<T, depth_to_space_desc> || std::is_same_v<T
                       std::is_same_v<T, space_to_depth_desc> || std::is_same_v<T, space_to_depth1_desc> ||
                       std::is_same_v<T, slice_desc> || std::is_same_v<T, slice1_desc> ||
                       std::is_same_v<T, padding_desc> || std::is_same_v<T, padding1_desc> ||
-                      std::is_same_v<T, element_wise_identity_desc> || std::is_same_v<T, slice_grad_desc>;
+                      std::is_same_v<T, element_wise_identity_desc> || std::is_same_v<T, slice_grad_desc> ||
+                      std::is_same_v<T, tile_desc> || std::is_same_v<T, upsample_2d_desc>;
 } // namespace detail
 
 } // namespace dmlref
@@ -205,7 +211,8 @@ concept desc_struct = std::is_same_v<T, depth_to_space_desc> || std::is_same_v<T
 template <class Enum>
     requires(std::is_same_v<Enum, dmlref::data_type> || std::is_same_v<Enum, dmlref::feature_level> ||
              std::is_same_v<Enum, dmlref::padding_mode> || std::is_same_v<Enum, dmlref::depth_space_order> ||
-             std::is_same_v<Enum, dmlref::operator_type> || std::is_same_v<Enum, dmlref::tensor_flags>)
+             std::is_same_v<Enum, dmlref::operator_type> || std::is_same_v<Enum, dmlref::tensor_flags> ||
+             std::is_same_v<Enum, dmlref::interpolation_mode>)
 struct fmt::formatter<Enum> : fmt::formatter<fmt::string_view> {
     template <class Context> auto format(Enum value, Context& ctx) const {
         const std::string_view name = dmlref::to_string(value);

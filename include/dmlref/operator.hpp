@@ -29,6 +29,8 @@
 #include "ops/padding.hpp"
 #include "ops/slice.hpp"
 #include "ops/slice_grad.hpp"
+#include "ops/tile.hpp"
+#include "ops/upsample.hpp"
 #include "tensor_desc.hpp"
 
 namespace dmlref {
@@ -45,6 +47,8 @@ enum class operator_type : std::uint32_t {
     space_to_depth1 = 114,
     slice_grad = 135,
     padding1 = 155,
+    upsample_2d = 66,
+    tile = 70,
 };
 
 /// DML_SCALAR_UNION: eight bytes read as the member that the data type names. dmlref reads the
@@ -178,10 +182,42 @@ struct slice_grad_desc {
     std::vector<std::int32_t> input_window_strides;
 };
 
+/// DML_TILE_OPERATOR_DESC; RepeatsCount is repeats.size().
+struct tile_desc {
+    static constexpr operator_type type = operator_type::tile;
+    buffer_tensor_desc input_tensor;
+    buffer_tensor_desc output_tensor;
+    std::vector<std::uint32_t> repeats;
+};
+
+/// DML_INTERPOLATION_MODE.
+enum class interpolation_mode : std::uint32_t {
+    nearest_neighbor = 0,
+    linear = 1, ///< computes (weighted averages): validate() refuses it
+};
+
+/// DML_SIZE_2D (Width first, as in DirectML's struct).
+struct size_2d {
+    std::uint32_t width = 0;
+    std::uint32_t height = 0;
+    friend bool operator==(const size_2d&, const size_2d&) = default;
+};
+
+/// DML_UPSAMPLE_2D_OPERATOR_DESC. dmlref moves data: LINEAR interpolation (arithmetic) is refused
+/// by validate(); the field takes any value so that such a desc can be read, shown and sent to
+/// DirectML as it is.
+struct upsample_2d_desc {
+    static constexpr operator_type type = operator_type::upsample_2d;
+    buffer_tensor_desc input_tensor;
+    buffer_tensor_desc output_tensor;
+    size_2d scale_size;
+    dmlref::interpolation_mode interpolation_mode = interpolation_mode::nearest_neighbor;
+};
+
 /// Any of the operator descs.
 using operator_desc = std::variant<depth_to_space_desc, depth_to_space1_desc, space_to_depth_desc,
                                    space_to_depth1_desc, slice_desc, slice1_desc, padding_desc, padding1_desc,
-                                   element_wise_identity_desc, slice_grad_desc>;
+                                   element_wise_identity_desc, slice_grad_desc, tile_desc, upsample_2d_desc>;
 
 /// The DML_OPERATOR_TYPE of a desc.
 inline operator_type type_of(const operator_desc& desc) noexcept {
@@ -201,6 +237,17 @@ constexpr std::string_view to_string(operator_type type) noexcept {
     case operator_type::padding1: return "PADDING1";
     case operator_type::element_wise_identity: return "ELEMENT_WISE_IDENTITY";
     case operator_type::slice_grad: return "SLICE_GRAD";
+    case operator_type::tile: return "TILE";
+    case operator_type::upsample_2d: return "UPSAMPLE_2D";
+    }
+    return "UNKNOWN";
+}
+
+/// "NEAREST_NEIGHBOR", "LINEAR".
+constexpr std::string_view to_string(interpolation_mode mode) noexcept {
+    switch (mode) {
+    case interpolation_mode::nearest_neighbor: return "NEAREST_NEIGHBOR";
+    case interpolation_mode::linear: return "LINEAR";
     }
     return "UNKNOWN";
 }
@@ -241,8 +288,17 @@ constexpr std::optional<operator_type> parse_operator_type(std::string_view text
     for (operator_type t : {operator_type::slice, operator_type::padding, operator_type::space_to_depth,
                             operator_type::depth_to_space, operator_type::slice1, operator_type::depth_to_space1,
                             operator_type::space_to_depth1, operator_type::padding1,
-                            operator_type::element_wise_identity, operator_type::slice_grad})
+                            operator_type::element_wise_identity, operator_type::slice_grad, operator_type::tile,
+                            operator_type::upsample_2d})
         if (to_string(t) == text) return t;
+    return std::nullopt;
+}
+
+/// Parses "LINEAR" or "DML_INTERPOLATION_MODE_LINEAR".
+constexpr std::optional<interpolation_mode> parse_interpolation_mode(std::string_view text) noexcept {
+    text = strip_prefix(text, "DML_INTERPOLATION_MODE_");
+    for (std::uint32_t v = 0; v <= 1; ++v)
+        if (to_string(static_cast<interpolation_mode>(v)) == text) return static_cast<interpolation_mode>(v);
     return std::nullopt;
 }
 
@@ -285,6 +341,8 @@ constexpr std::pair<std::uint32_t, std::uint32_t> dimension_count_range(operator
     case operator_type::element_wise_identity:
         return level >= feature_level::fl_3_0 ? std::pair{1u, 8u} : std::pair{4u, 5u};
     case operator_type::slice_grad: return level >= feature_level::fl_3_1 ? std::pair{1u, 8u} : std::pair{4u, 5u};
+    case operator_type::tile: return level >= feature_level::fl_3_1 ? std::pair{1u, 8u} : std::pair{4u, 4u};
+    case operator_type::upsample_2d: return {4u, 5u};
     default: return {4u, 4u}; // the four depth/space operators
     }
 }
@@ -305,6 +363,10 @@ constexpr bool supports_data_type(operator_type op, feature_level level, data_ty
         if (is_64_bit) return level >= feature_level::fl_4_1;
         return is_float || level >= feature_level::fl_2_1;
     case operator_type::slice_grad: return !is_64_bit || level >= feature_level::fl_4_1; // from 3_0, its first level
+    case operator_type::tile: // FLOAT64 too, which the page's 4_1 row omits: DirectML 1.15.4 accepts it
+        if (is_64_bit) return level >= feature_level::fl_4_1;
+        return is_float || level >= feature_level::fl_2_1;
+    case operator_type::upsample_2d: return is_float;
     default: // PADDING and the depth/space operators
         if (is_64_bit) return level >= feature_level::fl_5_0;
         return is_float || level >= feature_level::fl_2_1;
@@ -586,6 +648,35 @@ inline std::optional<std::string> check_slice_grad_desc(const slice_grad_desc& d
                             std::span(sizes).first(dims), std::span(strides).first(dims));
 }
 
+/// TILE's rules: DirectML's (RepeatsCount is the tensors' DimensionCount), then the layouts'.
+inline std::optional<std::string> check_tile_desc(const tile_desc& d, feature_level level) {
+    if (auto m = check_tensors(tile_desc::type, level, d.input_tensor, d.output_tensor)) return m;
+    const std::string_view op = to_string(tile_desc::type);
+    const std::size_t dims = d.input_tensor.sizes.size();
+    if (d.repeats.size() != dims)
+        return detail::message("{}: RepeatsCount is {}; it must equal InputTensor's DimensionCount {}", op,
+                               d.repeats.size(), dims);
+    const auto repeats = signed_array(d.repeats);
+    return check_tile(op, layout_of(d.input_tensor), layout_of(d.output_tensor), std::span(repeats).first(dims));
+}
+
+/// UPSAMPLE_2D's rules: DirectML's, then dmlref's own refusal of LINEAR interpolation.
+inline std::optional<std::string> check_upsample_desc(const upsample_2d_desc& d, feature_level level) {
+    if (auto m = check_tensors(upsample_2d_desc::type, level, d.input_tensor, d.output_tensor)) return m;
+    const std::string_view op = to_string(upsample_2d_desc::type);
+    const auto mode = static_cast<std::uint32_t>(d.interpolation_mode);
+    if (mode > static_cast<std::uint32_t>(interpolation_mode::linear))
+        return detail::message("{}: InterpolationMode is {}; it must be NEAREST_NEIGHBOR (0) or LINEAR (1)", op, mode);
+    if (auto m = check_upsample(op, layout_of(d.input_tensor), layout_of(d.output_tensor), d.scale_size.height,
+                                d.scale_size.width))
+        return m;
+    if (d.interpolation_mode == interpolation_mode::linear)
+        return detail::message("{}: InterpolationMode is LINEAR (bilinear weighted averages); dmlref moves data and does "
+                               "not interpolate: use NEAREST_NEIGHBOR (DirectML would accept this desc)",
+                               op);
+    return std::nullopt;
+}
+
 /// Every rule of one desc at one level, without buffers. The rules live in the functions above,
 /// which are not templates, so that the desc types share their code.
 template <class Desc> std::optional<std::string> check_desc(const Desc& d, feature_level level) {
@@ -600,6 +691,10 @@ template <class Desc> std::optional<std::string> check_desc(const Desc& d, featu
         return check_identity_desc(d, level);
     } else if constexpr (std::is_same_v<Desc, slice_grad_desc>) {
         return check_slice_grad_desc(d, level);
+    } else if constexpr (std::is_same_v<Desc, tile_desc>) {
+        return check_tile_desc(d, level);
+    } else if constexpr (std::is_same_v<Desc, upsample_2d_desc>) {
+        return check_upsample_desc(d, level);
     } else if constexpr (std::is_same_v<Desc, padding1_desc>) {
         return check_padding_desc(Desc::type, level, d.input_tensor, d.output_tensor, d.padding_mode,
                                   d.padding_value_data_type, d.start_padding, d.end_padding);
@@ -681,6 +776,13 @@ copy_plan plan_desc(const Desc& d, const layout& in, const layout& out, std::vec
                    strides = signed_array(d.input_window_strides);
         return plan_slice_grad(in, out, std::span(offsets).first(dims), std::span(sizes).first(dims),
                                std::span(strides).first(dims)); // fill: 0, all bits clear
+    } else if constexpr (std::is_same_v<Desc, tile_desc>) {
+        (void)dims;
+        return plan_tile(in, out, tables);
+    } else if constexpr (std::is_same_v<Desc, upsample_2d_desc>) {
+        (void)dims;
+        (void)tables;
+        return plan_upsample(in, out);
     } else if constexpr (std::is_same_v<Desc, slice_desc>) {
         const auto offsets = signed_array(d.offsets), window = slice_v0_window(d), strides = signed_array(d.strides);
         return plan_slice1(in, out, std::span(offsets).first(dims), std::span(window).first(dims),

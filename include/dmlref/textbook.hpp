@@ -247,6 +247,14 @@ template <class Desc> bool source_in(const Desc& d, const coordinate& out, coord
             in[i] = g.value_or(0);
         }
         return inside;
+    } else if constexpr (std::is_same_v<Desc, tile_desc>) { // InputTensor[o mod InputTensor.Sizes]
+        for (std::size_t i = 0; i < rank; ++i) in[i] = out[i] % std::ptrdiff_t{d.input_tensor.sizes[i]};
+        return true;
+    } else if constexpr (std::is_same_v<Desc, upsample_2d_desc>) { // last two axes: floor(o / scale)
+        for (std::size_t i = 0; i < rank; ++i) in[i] = out[i];
+        in[rank - 2] = out[rank - 2] / std::ptrdiff_t{d.scale_size.height};
+        in[rank - 1] = out[rank - 1] / std::ptrdiff_t{d.scale_size.width};
+        return true;
     } else { // PADDING, PADDING1: separable per axis, the constant if outside on any axis
         bool inside = true;
         for (std::size_t i = 0; i < rank; ++i) {
@@ -473,6 +481,35 @@ void slice_grad(strided_view<const T, Rank> input_gradient, strided_view<T, Rank
             g[i] = a.value_or(0);
         }
         detail::copy_bits(output_gradient[o], inside ? input_gradient[g] : zero);
+    });
+}
+
+/// dmlref::tile (TILE), element by element; the same checks and exceptions.
+template <class T, std::size_t Rank> void tile(strided_view<const T, Rank> input, strided_view<T, Rank> output) {
+    namespace d = dmlref::detail;
+    d::throw_if(d::check_tile_views("tile", d::layout_of(input), d::layout_of(output)));
+    detail::check_disjoint_views("tile", input, output);
+    detail::for_each_coordinate<Rank>(output.extents(), [&](const index_array<Rank>& o) {
+        index_array<Rank> s{};
+        for (std::size_t i = 0; i < Rank; ++i) s[i] = o[i] % input.extent(i);
+        detail::copy_bits(output[o], input[s]);
+    });
+}
+
+/// dmlref::upsample_2d_nearest (UPSAMPLE_2D, NEAREST_NEIGHBOR), element by element; the same
+/// checks and exceptions.
+template <class T, std::size_t Rank>
+void upsample_2d_nearest(strided_view<const T, Rank> input, strided_view<T, Rank> output, std::ptrdiff_t scale_height,
+                         std::ptrdiff_t scale_width) {
+    static_assert(Rank >= 2, "upsample_2d_nearest scales the last two axes");
+    namespace d = dmlref::detail;
+    d::throw_if(d::check_upsample("upsample_2d", d::layout_of(input), d::layout_of(output), scale_height, scale_width));
+    detail::check_disjoint_views("upsample_2d", input, output);
+    detail::for_each_coordinate<Rank>(output.extents(), [&](const index_array<Rank>& o) {
+        index_array<Rank> s = o;
+        s[Rank - 2] = o[Rank - 2] / scale_height;
+        s[Rank - 1] = o[Rank - 1] / scale_width;
+        detail::copy_bits(output[o], input[s]);
     });
 }
 

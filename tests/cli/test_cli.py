@@ -231,7 +231,7 @@ def roundtrip(backend=None):
         check("vectors count", len(cases) == CASES, str(len(cases)))
         ops = {c.split("_", 1)[1].rsplit("_", 1)[0] for c in cases}
         types = {c.rsplit("_", 1)[1] for c in cases}
-        check("vectors span ops", len(ops) == 10, str(ops))
+        check("vectors span ops", len(ops) == 12, str(ops))
         check("vectors span types", len(types) == 11, str(types))
         if backend is None:  # the same seed writes the same files
             r = run(["vectors", "--out", "w", "--count", "20", "--seed", "2026"], d)
@@ -244,6 +244,8 @@ def roundtrip(backend=None):
         # backend (`dmlref run A B ...`): a D3D12 context or a DirectML device costs more to make
         # than most models take, and under Wine each process costs seconds.
         args = ["run", "-q"] + (["--backend", backend] if backend else [])
+        if backend == "d3d12":  # UPSAMPLE_2D has no D3D12 kernel yet: the backend refuses it
+            cases = [c for c in cases if "_UPSAMPLE_2D_" not in c]
         if backend == "directml":
             # DirectML's outputs that differ where a known divergence covers the desc (the file
             # the DirectML stage holds it to) are reported, and counted here.
@@ -310,7 +312,7 @@ def several_models(d, cases):
 # its compiler, standard library or platform, must write exactly these files: the seeded draws are
 # the project's own (tools/seeded_random.hpp). A new value here means every shared seed now names
 # other cases, which is a change to announce.
-SEEDED_SUITE_SHA256 = "579acbfe53538138a990d48c4e4b7574d8fc0ffb255d13704679fc6f1e646fc3"
+SEEDED_SUITE_SHA256 = "a09d43badada83a21535d5581cba8273e49e60632ccc05006d7cda441c15bd2d"
 
 
 def suite_sha256(folder):

@@ -68,6 +68,30 @@ TEST_CASE("d3d12: ELEMENT_WISE_IDENTITY transposes and broadcasts through input 
     CHECK(gpu().run(broadcast, bytes_of(input)) == cpu);
 }
 
+TEST_CASE("d3d12: TILE on the padding kernel in WRAP mode, repeats longer than the axis", "[d3d12]") {
+    // {2, 3} repeated {2, 3} times: the WRAP fold reaches 3 periods on the last axis.
+    const std::vector<std::uint16_t> input = {1, 2, 3, 4, 5, 6};
+    const operator_desc tile = tile_desc{make_buffer_tensor_desc(data_type::uint16, {2, 3}),
+                                         make_buffer_tensor_desc(data_type::uint16, {4, 9}), {2, 3}};
+    const std::vector<std::uint16_t> row1 = {1, 2, 3, 1, 2, 3, 1, 2, 3}, row2 = {4, 5, 6, 4, 5, 6, 4, 5, 6};
+    std::vector<std::uint16_t> expected;
+    for (int k = 0; k < 2; ++k) {
+        expected.insert(expected.end(), row1.begin(), row1.end());
+        expected.insert(expected.end(), row2.begin(), row2.end());
+    }
+    CHECK(values_of<std::uint16_t>(gpu().run(tile, bytes_of(input)), 36) == expected);
+    std::vector<std::byte> cpu(output_bytes(tile));
+    execute(tile, bytes_of(input), cpu);
+    CHECK(gpu().run(tile, bytes_of(input)) == cpu);
+}
+
+TEST_CASE("d3d12: UPSAMPLE_2D has no kernel yet: the backend refuses it", "[d3d12]") {
+    const operator_desc up = upsample_2d_desc{make_buffer_tensor_desc(data_type::float32, {1, 1, 2, 2}),
+                                              make_buffer_tensor_desc(data_type::float32, {1, 1, 4, 4}), {2, 2},
+                                              interpolation_mode::nearest_neighbor};
+    CHECK_THROWS_WITH(gpu().run(up, std::vector<std::byte>(16)), Catch::Contains("no D3D12 kernel"));
+}
+
 TEST_CASE("d3d12: DEPTH_TO_SPACE1 in both orders, 1-byte elements", "[d3d12]") {
     // {1, 8, 1, 2} -> {1, 2, 2, 4}, B = 2
     std::vector<std::uint8_t> input(16);

@@ -96,7 +96,7 @@ inline dispatch_params make_params(const operator_desc& any) {
         [](const auto& d) {
             using D = std::remove_cvref_t<decltype(d)>;
             const std::string_view op = to_string(D::type);
-            if constexpr (std::is_same_v<D, slice_grad_desc>)
+            if constexpr (std::is_same_v<D, slice_grad_desc> || std::is_same_v<D, upsample_2d_desc>)
                 throw validation_error(fmt::format("{}: no D3D12 kernel runs this operator yet (the CPU library does)", op));
             dispatch_params p;
             p.width = static_cast<std::uint32_t>(element_size(d.input_tensor.data_type));
@@ -147,6 +147,9 @@ inline dispatch_params make_params(const operator_desc& any) {
                 } else if constexpr (std::is_same_v<D, padding_desc> || std::is_same_v<D, padding1_desc>) {
                     row[3] = d.start_padding[a];
                     row2[0] = u32(in.extents[a]);
+                } else if constexpr (std::is_same_v<D, tile_desc>) {
+                    row[3] = 0; // PADDING in WRAP mode with StartPadding 0: input coordinate = o mod input size
+                    row2[0] = u32(in.extents[a]);
                 }
             }
             if constexpr (detail::is_depth_space_v<D>) {
@@ -160,6 +163,11 @@ inline dispatch_params make_params(const operator_desc& any) {
             } else if constexpr (std::is_same_v<D, slice1_desc> || std::is_same_v<D, slice_desc> ||
                                  std::is_same_v<D, element_wise_identity_desc>) {
                 p.family = kernel_family::slice;
+            } else if constexpr (std::is_same_v<D, tile_desc>) {
+                p.family = kernel_family::padding;
+                h[option] = static_cast<std::uint32_t>(padding_mode::wrap); // fill unused: WRAP never fills
+            } else if constexpr (std::is_same_v<D, upsample_2d_desc>) {
+                // unreachable: refused above
             } else if constexpr (!std::is_same_v<D, slice_grad_desc>) {
                 p.family = kernel_family::padding;
                 h[option] = static_cast<std::uint32_t>(d.padding_mode);

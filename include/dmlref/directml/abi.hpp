@@ -135,6 +135,28 @@ struct slice_grad_operator_desc {
     const std::int32_t* InputWindowStrides;
 };
 
+/// DML_TILE_OPERATOR_DESC.
+struct tile_operator_desc {
+    const tensor_desc* InputTensor;
+    const tensor_desc* OutputTensor;
+    std::uint32_t RepeatsCount;
+    const std::uint32_t* Repeats;
+};
+
+/// DML_SIZE_2D.
+struct size_2d {
+    std::uint32_t Width;
+    std::uint32_t Height;
+};
+
+/// DML_UPSAMPLE_2D_OPERATOR_DESC.
+struct upsample_2d_operator_desc {
+    const tensor_desc* InputTensor;
+    const tensor_desc* OutputTensor;
+    size_2d ScaleSize;
+    std::uint32_t InterpolationMode; // DML_INTERPOLATION_MODE
+};
+
 /// DML_BINDING_PROPERTIES.
 struct binding_properties {
     std::uint32_t RequiredDescriptorCount;
@@ -224,6 +246,11 @@ static_assert(sizeof(slice_grad_operator_desc) == 48 && offsetof(slice_grad_oper
               offsetof(slice_grad_operator_desc, InputWindowOffsets) == 24 &&
               offsetof(slice_grad_operator_desc, InputWindowSizes) == 32 &&
               offsetof(slice_grad_operator_desc, InputWindowStrides) == 40);
+static_assert(sizeof(tile_operator_desc) == 32 && offsetof(tile_operator_desc, RepeatsCount) == 16 &&
+              offsetof(tile_operator_desc, Repeats) == 24);
+static_assert(sizeof(size_2d) == 8 && offsetof(size_2d, Height) == 4);
+static_assert(sizeof(upsample_2d_operator_desc) == 32 && offsetof(upsample_2d_operator_desc, ScaleSize) == 16 &&
+              offsetof(upsample_2d_operator_desc, InterpolationMode) == 24);
 static_assert(sizeof(binding_properties) == 24 && offsetof(binding_properties, TemporaryResourceSize) == 8 &&
               offsetof(binding_properties, PersistentResourceSize) == 16);
 static_assert(sizeof(binding_desc) == 16 && offsetof(binding_desc, Desc) == 8);

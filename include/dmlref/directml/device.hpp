@@ -309,6 +309,8 @@ private:
         if (const auto* e = std::get_if<element_wise_identity_desc>(&desc); e && e->scale_bias)
             key += fmt::format(" {:08x} {:08x}", std::bit_cast<std::uint32_t>(e->scale_bias->scale),
                                std::bit_cast<std::uint32_t>(e->scale_bias->bias));
+        if (const auto* u = std::get_if<upsample_2d_desc>(&desc)) // a mode past LINEAR prints as UNKNOWN
+            key += fmt::format(" mode {}", static_cast<std::uint32_t>(u->interpolation_mode));
         if (key == last_key_ && last_compiled_) {
             compiled = last_compiled_;
             return std::nullopt;

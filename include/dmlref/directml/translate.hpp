@@ -118,6 +118,13 @@ private:
             signed_ = d.input_window_strides;
             body_ = abi::slice_grad_operator_desc{&tensors_[0], &tensors_[1], n, arrays_[0].data(), arrays_[1].data(),
                                                   signed_.data()};
+        } else if constexpr (std::is_same_v<Desc, tile_desc>) {
+            arrays_ = {d.repeats, {}, {}};
+            body_ = abi::tile_operator_desc{&tensors_[0], &tensors_[1], static_cast<std::uint32_t>(d.repeats.size()),
+                                            arrays_[0].data()};
+        } else if constexpr (std::is_same_v<Desc, upsample_2d_desc>) {
+            body_ = abi::upsample_2d_operator_desc{&tensors_[0], &tensors_[1], {d.scale_size.width, d.scale_size.height},
+                                                   static_cast<std::uint32_t>(d.interpolation_mode)};
         } else {
             static_assert(std::is_same_v<Desc, padding1_desc>);
             const std::uint32_t n = same_length("PADDING1", {{"StartPadding", d.start_padding.size()},
@@ -145,7 +152,8 @@ private:
     abi::scale_bias scale_bias_{};
     std::variant<abi::depth_space_operator_desc, abi::depth_space1_operator_desc, abi::slice_operator_desc,
                  abi::slice1_operator_desc, abi::padding_operator_desc, abi::padding1_operator_desc,
-                 abi::element_wise_identity_operator_desc, abi::slice_grad_operator_desc>
+                 abi::element_wise_identity_operator_desc, abi::slice_grad_operator_desc, abi::tile_operator_desc,
+                 abi::upsample_2d_operator_desc>
         body_;
     abi::operator_desc op_{};
 };
