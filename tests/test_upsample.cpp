@@ -4,6 +4,8 @@
 // descs. tests/test_property.cpp adds UPSAMPLE_2D to the all-operator properties.
 #include <catch2/catch.hpp>
 
+#include "desc_test_support.hpp"
+
 #include <dmlref/dmlref.hpp>
 #include <dmlref/format.hpp>
 #include <dmlref/textbook.hpp>
@@ -15,31 +17,10 @@
 #include <vector>
 
 using namespace dmlref;
+using namespace dmlref::test_support;
 using Catch::Contains;
 
 namespace {
-
-template <class T> std::vector<std::byte> bytes_of(const std::vector<T>& values) {
-    std::vector<std::byte> bytes(values.size() * sizeof(T));
-    std::memcpy(bytes.data(), values.data(), bytes.size());
-    return bytes;
-}
-template <class T> std::vector<T> values_of(const std::vector<std::byte>& bytes) {
-    std::vector<T> values(bytes.size() / sizeof(T));
-    std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
-    return values;
-}
-
-std::vector<std::byte> run_both(const operator_desc& desc, std::vector<std::byte> input, std::byte fill = std::byte{0}) {
-    const auto& out = textbook::detail::output_of(desc);
-    const auto& in = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.input_tensor; }, desc);
-    input.resize(std::max<std::size_t>(input.size(), in.total_tensor_size_in_bytes)); // the padding to 4 bytes
-    std::vector<std::byte> fast(out.total_tensor_size_in_bytes, fill), slow = fast;
-    execute(desc, input, fast);
-    textbook::execute(desc, input, slow);
-    CHECK(fast == slow);
-    return fast;
-}
 
 upsample_2d_desc upsample_of(data_type type, std::vector<std::uint32_t> sizes, std::uint32_t height, std::uint32_t width) {
     std::vector<std::uint32_t> out = sizes;
@@ -47,21 +28,6 @@ upsample_2d_desc upsample_of(data_type type, std::vector<std::uint32_t> sizes, s
     out[out.size() - 1] *= width;
     return {make_buffer_tensor_desc(type, sizes), make_buffer_tensor_desc(type, out), {width, height},
             interpolation_mode::nearest_neighbor};
-}
-
-void expect_rejected(const operator_desc& desc, std::initializer_list<std::string> words,
-                     feature_level level = newest_feature_level) {
-    const auto message = validate(desc, level);
-    REQUIRE(message.has_value());
-    INFO("message: " << *message);
-    for (const std::string& word : words) CHECK_THAT(*message, Contains(word));
-    const auto& in = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.input_tensor; }, desc);
-    const auto& out = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.output_tensor; }, desc);
-    const std::vector<std::byte> input(std::min<std::uint64_t>(in.total_tensor_size_in_bytes, 4096), std::byte{1});
-    std::vector<std::byte> output(std::min<std::uint64_t>(out.total_tensor_size_in_bytes, 4096), std::byte{0xcd});
-    CHECK_THROWS_MATCHES(execute(desc, input, output, level), validation_error, Catch::Message(*message));
-    CHECK_THROWS_MATCHES(textbook::execute(desc, input, output, level), validation_error, Catch::Message(*message));
-    CHECK(std::all_of(output.begin(), output.end(), [](std::byte b) { return b == std::byte{0xcd}; }));
 }
 
 } // namespace
