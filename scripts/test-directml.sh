@@ -8,7 +8,7 @@
 # way, and `dmlref directml-parity` on boundary and valid descs, with
 # tests/directml/known-divergences.json: any disagreement no known class explains fails the stage.
 # Without npm's registry or the backports suite it prints "skipped: ..." and exits 0.
-# Environment: BUILD_DIR (build-windows), DMLREF_PARITY_COUNT (6000 boundary descs),
+# Environment: BUILD_DIR (build-windows), DMLREF_PARITY_COUNT (12000 boundary descs: about 1,000 per operator),
 # DMLREF_PARITY_VALID (4000 valid descs), DMLREF_PARITY_OLD_COUNT (6000 boundary descs against
 # DirectML 1.14.1), DMLREF_PARITY_SEED (1). About 100 descs a second under Wine on lavapipe
 # (2 cores); docs/directml.md has the runs.
@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 build=${BUILD_DIR:-build-windows}
-count=${DMLREF_PARITY_COUNT:-6000}
+count=${DMLREF_PARITY_COUNT:-12000}
 valid=${DMLREF_PARITY_VALID:-4000}
 old_count=${DMLREF_PARITY_OLD_COUNT:-6000}
 seed=${DMLREF_PARITY_SEED:-1}
