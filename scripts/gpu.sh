@@ -31,7 +31,7 @@ cd "$(dirname "$0")/.."
 # The Vulkan loader and GL vendor-neutral dispatch (NVIDIA's Vulkan driver is libGLX_nvidia, which
 # loads libGLdispatch), unpacked to /; vkd3d and fmt, unpacked aside.
 system_debs=(libvulkan1 libglvnd0 libglx0 libegl1 libgl1 libopengl0 libgles2)
-debs=("${system_debs[@]}" libvkd3d1 libvkd3d-utils1 libvkd3d-shader1 vkd3d-compiler libfmt9)
+debs=("${system_debs[@]}" libvkd3d1 libvkd3d-utils1 libvkd3d-shader1 vkd3d-compiler libfmt9 libonnx1 libprotobuf32)
 tests=(test_d3d12_dxbc test_d3d12_basic test_d3d12_random test_d3d12_verify)
 
 prepare() {
@@ -121,7 +121,8 @@ prepare_directml() {
   tar -C "$stage" -cf - . | xz -T0 -6 > .gpu/dml.tar.xz
 }
 
-run() {
+# There: the .deb files unpacked, the loader pointed at the GPU's Vulkan driver.
+setup() {
   local out=$1 root=/tmp/dmlref-gpu-deb
   mkdir -p "$out" "$root"
   local f p
@@ -140,6 +141,11 @@ run() {
   for icd in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json /etc/vulkan/icd.d/nvidia_icd.json \
              /usr/share/vulkan/icd.d/nvidia_icd.json ""; do [[ -f $icd ]] && break; done
   if [[ -n $icd ]]; then export VK_DRIVER_FILES=$icd VK_ICD_FILENAMES=$icd; fi
+}
+
+run() {
+  local out=$1
+  setup "$out"
 
   { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
     echo "VK_DRIVER_FILES=${VK_DRIVER_FILES:-unset}"
@@ -195,19 +201,23 @@ run_directml() {
   "$d/x/usr/bin/Xvfb" :97 -screen 0 1024x768x24 -nolisten tcp -xkbdir "$d/x/usr/share/X11/xkb" > "$out/xvfb.log" 2>&1 &
   local xvfb=$! i
   for i in $(seq 50); do [[ -e /tmp/.X11-unix/X97 ]] && break; sleep 0.1; done
+  [[ -e /tmp/.X11-unix/X97 ]] || echo "dmlref: Xvfb has not opened display :97 after 5 s ($(cat "$out/xvfb.log"))"
   local failed=0
   echo "== DirectML $(basename "$d")/bin/DirectML.dll under Wine ($(wine64 --version 2>/dev/null || echo '?')) on the GPU"
   # vkd3d's trace names the Vulkan device DirectML's D3D12 device runs on.
-  WINEDEBUG=trace+vkd3d cmake/wine64-run.sh "$d/bin/test_directml.exe" "directml: the device reports*" -s > "$out/directml_device.log" 2>&1 || failed=1
+  # Straight through wine64, so that the log streams even if the step is cut off.
+  WINEDEBUG=trace+vkd3d,+loaddll,+process timeout 120 setarch "$(uname -m)" -R wine64 "$d/bin/test_directml.exe" \
+    "directml: the device reports*" -s > "$out/directml_device.log" 2>&1 || failed=1
+  ps -eo pid,etimes,args | grep -iE 'wine|\.exe|Xvfb' | grep -v grep | cut -c1-150 > "$out/processes.txt" || true
   { grep -E 'Device name|Driver version' "$out/directml_device.log" | head -2; grep -m1 'feature level' "$out/directml_device.log"; } |
     sed 's/^/DirectML: /' | tee -a "$out/device.txt" || true
   echo "-- [$((SECONDS - start)) s] the DirectML backend's tests"
-  cmake/wine64-run.sh "$d/bin/test_directml.exe" > "$out/test_directml.log" 2>&1 || failed=1
+  timeout 300 cmake/wine64-run.sh "$d/bin/test_directml.exe" > "$out/test_directml.log" 2>&1 || failed=1
   tail -3 "$out/test_directml.log"
   local count=${DMLREF_GPU_PARITY_COUNT:-12000} valid=${DMLREF_GPU_PARITY_VALID:-4000}
   echo "-- [$((SECONDS - start)) s] directml-parity: $count boundary and $valid valid descs (seed 1) against DirectML on the GPU"
   local known="Z:${PWD//\//\\}\\tests\\directml\\known-divergences.json"
-  (cd "$out" && "$OLDPWD/cmake/wine64-run.sh" "$d/bin/dmlref.exe" directml-parity --count "$count" --valid "$valid" \
+  (cd "$out" && timeout 900 "$OLDPWD/cmake/wine64-run.sh" "$d/bin/dmlref.exe" directml-parity --count "$count" --valid "$valid" \
      --seed 1 --known "$known" > parity.txt 2>&1) || failed=1
   grep -E '^(all|directml-parity)' "$out/parity.txt" || tail -5 "$out/parity.txt"
   echo "-- [$((SECONDS - start)) s] done"
@@ -219,6 +229,6 @@ run_directml() {
 case ${1:-} in
   prepare) prepare ;;
   run) run "${2:?usage: scripts/gpu.sh run OUT}" ;;
-  run-directml) run_directml "${2:?usage: scripts/gpu.sh run-directml OUT}" ;; # the DirectML part alone
+  run-directml) setup "${2:?usage: scripts/gpu.sh run-directml OUT}"; run_directml "$2" ;; # the DirectML part alone
   *) echo "usage: scripts/gpu.sh prepare | run OUT" >&2; exit 2 ;;
 esac
