@@ -313,3 +313,23 @@ TEMPLATE_TEST_CASE("REVERSE_SUBSEQUENCES: every element width, axis outer and in
         CHECK(a == b);
     }
 }
+
+TEST_CASE("REVERSE_SUBSEQUENCES: Axis outer with lengths varying along rows longer than a gather block",
+          "[reverse_subsequences]") {
+    rng_t rng(600);
+    const index_array<3> extents{2, 9, 600}; // Axis 1; 600 sequences per row: blocks of 256, 256 and 88
+    const std::vector<std::uint16_t> in = random_storage<std::uint16_t>(rng, 2 * 9 * 600);
+    std::vector<std::uint64_t> lengths(2 * 600);
+    for (auto& v : lengths) v = draw_length<std::uint64_t>(rng, 9);
+    const strided_view<const std::uint16_t, 3> vin(in.data(), extents);
+    const strided_view<const std::uint64_t, 3> vl(lengths.data(), {2, 1, 600});
+    std::vector<std::uint16_t> a(in.size()), b(in.size());
+    reverse_subsequences<std::uint16_t, 3>(vin, vl, strided_view<std::uint16_t, 3>(a.data(), extents), 1);
+    textbook::reverse_subsequences<std::uint16_t, 3>(vin, vl, strided_view<std::uint16_t, 3>(b.data(), extents), 1);
+    CHECK(a == b);
+    // The same into an output whose rows run the other way.
+    const index_array<3> strides{9 * 600, 600, -1};
+    reverse_subsequences<std::uint16_t, 3>(vin, vl, strided_view<std::uint16_t, 3>(a.data(), extents, strides, 599), 1);
+    textbook::reverse_subsequences<std::uint16_t, 3>(vin, vl, strided_view<std::uint16_t, 3>(b.data(), extents, strides, 599), 1);
+    CHECK(a == b);
+}
