@@ -111,6 +111,8 @@ template <class Body> void run_float_peer(benchmark::State& state, const workloa
 void register_eigen(const workload& w);
 /// JOIN and SPLIT over views (bench_join_split.cpp): they have no desc-level workload yet.
 void register_join_split();
+/// REVERSE_SUBSEQUENCES over views (bench_reverse_subsequences.cpp), likewise.
+void register_reverse_subsequences();
 void register_xtensor(const workload& w);
 
 } // namespace dmlref_bench

@@ -118,6 +118,7 @@ int main(int argc, char** argv) {
         }
     }
     register_join_split();
+    register_reverse_subsequences();
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     benchmark::RunSpecifiedBenchmarks();
