@@ -36,6 +36,7 @@ struct outcome {
     std::string verdict; ///< agree-accept, agree-reject, dmlref-rejects, dmlref-accepts, crash, inexpressible
     std::string output;  ///< same, differs, error, huge, - (not run)
     std::string message;
+    std::string pattern; ///< where the outputs differ: parity::difference_pattern's name for how, or ""
 };
 
 /// A message on one line of the results file: tabs become spaces, line breaks the two characters \n.
@@ -63,7 +64,8 @@ std::string lines_of(const std::string& line) {
 }
 
 std::string line_of(const outcome& o) {
-    return fmt::format("{}\t{}\t{}\t{}\t{}\t{}\n", o.index, o.op, one_line(o.klass), o.verdict, o.output, one_line(o.message));
+    return fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\n", o.index, o.op, one_line(o.klass), o.verdict, o.output, one_line(o.message),
+                       o.pattern);
 }
 
 std::optional<outcome> parse_line(const std::string& line) {
@@ -78,7 +80,7 @@ std::optional<outcome> parse_line(const std::string& line) {
         }
     }
     f.push_back(cur);
-    if (f.size() != 6) return std::nullopt;
+    if (f.size() != 7) return std::nullopt;
     outcome o;
     try {
         o.index = std::stoull(f[0]);
@@ -90,6 +92,7 @@ std::optional<outcome> parse_line(const std::string& line) {
     o.verdict = f[3];
     o.output = f[4];
     o.message = f[5];
+    o.pattern = f[6];
     return o;
 }
 
@@ -101,7 +104,7 @@ parity_case case_of(const run_options& options, std::uint64_t index) {
 
 /// Whether known divergence `k` covers outcome `o` of desc `d`.
 bool covers(const known_divergence& k, const outcome& o, const operator_desc& d) {
-    return k.covers(o.output == "differs" ? "output" : o.verdict, o.op, o.klass, d);
+    return k.covers(o.output == "differs" ? "output" : o.verdict, o.op, o.klass, d, o.pattern);
 }
 
 // ---- the worker: one batch of cases in this process ----
@@ -179,6 +182,7 @@ void run_both(const parity_case& c, outcome& o, directml::device& dml, feature_l
     }
     o.output = "differs";
     const auto ep = d3d12::context::pack(out_desc, e), ap = d3d12::context::pack(out_desc, actual);
+    o.pattern = difference_pattern(out_desc.data_type, ep, ap);
     const compare_report report = compare(out_desc.data_type, out_desc.sizes, ep, ap, {}, &c.desc);
     o.message = report.equal() ? "bytes outside the output tensor differ" : report.to_string();
 }
@@ -194,7 +198,7 @@ int worker(const run_options& options) {
     bool planted = false;
     for (std::uint64_t index = options.start; index < options.end; ++index) {
         const parity_case c = case_of(options, index);
-        outcome o{index, std::string(to_string(type_of(c.desc))), c.klass, "", "-", ""};
+        outcome o{index, std::string(to_string(type_of(c.desc))), c.klass, "", "-", "", ""};
         current = &o;
         if (!c.expressible) {
             o.verdict = "inexpressible";
@@ -319,7 +323,8 @@ std::vector<outcome> run_batches(const run_options& options, std::uint64_t first
                     const parity_case c = case_of(options, reached);
                     outcome o{reached, std::string(to_string(type_of(c.desc))), c.klass, "crash", "-",
                               fmt::format("the worker process ended with status {:#x} on this case{}", status,
-                                          status == 124 ? " (timed out)" : "")};
+                                          status == 124 ? " (timed out)" : ""),
+                              ""};
                     std::ofstream(r.results, std::ios::app) << line_of(o);
                 }
                 out << fmt::format("dmlref: the worker ended on case {} (status {:#x}); going on after it\n", crashed, status);

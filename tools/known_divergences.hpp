@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <fstream>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -33,12 +34,17 @@ struct known_divergence {
     std::string reproducer_op, reproducer_class;
     std::string desc;
     std::string when;                   // a named condition on the desc (see holds), or "" for none
+    std::string differences;            // for an output divergence: the pattern every differing element
+                                        // must follow (see difference_pattern), or "" for any
 
     /// Whether a disagreement `observed` ("output" when the outputs differ, else the verdict:
     /// crash, dmlref-rejects, dmlref-accepts) on desc `d` of operator `op` and parity class `klass`
-    /// ("" for a desc from elsewhere, such as a model file) is this divergence.
-    bool covers(std::string_view observed, std::string_view op, std::string_view klass, const operator_desc& d) const {
+    /// ("" for a desc from elsewhere, such as a model file) is this divergence. `pattern`: what
+    /// difference_pattern says of the two outputs, when they differ.
+    bool covers(std::string_view observed, std::string_view op, std::string_view klass, const operator_desc& d,
+                std::string_view pattern = {}) const {
         if (observed != direction) return false;
+        if (!differences.empty() && pattern != differences) return false;
         if (!operators.empty() && std::find(operators.begin(), operators.end(), op) == operators.end()) return false;
         if (!when.empty() && !holds(when, d)) return false;
         if (classes.empty()) return true;
@@ -105,6 +111,26 @@ struct known_divergence {
     }
 };
 
+/// The pattern every element where `expected` (dmlref's) and `actual` (DirectML's) differ follows,
+/// both packed tensors of `type`: "float16-signalling-nans-quieted" when each such FLOAT16 element
+/// is a signalling NaN in dmlref's output and the same NaN with its quiet bit set in DirectML's;
+/// else "" (no pattern, or no difference).
+inline std::string difference_pattern(data_type type, std::span<const std::byte> expected, std::span<const std::byte> actual) {
+    if (type != data_type::float16 || expected.size() != actual.size() || expected.size() % 2 != 0) return "";
+    bool any = false;
+    for (std::size_t i = 0; i < expected.size(); i += 2) {
+        const auto bits = [](std::span<const std::byte> b, std::size_t at) {
+            return static_cast<std::uint16_t>(std::to_integer<unsigned>(b[at]) | std::to_integer<unsigned>(b[at + 1]) << 8);
+        };
+        const std::uint16_t e = bits(expected, i), a = bits(actual, i);
+        if (e == a) continue;
+        const bool signalling_nan = (e & 0x7c00u) == 0x7c00u && (e & 0x03ffu) != 0 && (e & 0x0200u) == 0;
+        if (!signalling_nan || a != (e | 0x0200u)) return "";
+        any = true;
+    }
+    return any ? "float16-signalling-nans-quieted" : "";
+}
+
 /// The divergences of the JSON file at `path` ("" = none).
 inline std::vector<known_divergence> load_known(const std::string& path) {
     std::vector<known_divergence> known;
@@ -126,6 +152,9 @@ inline std::vector<known_divergence> load_known(const std::string& path) {
         k.draw = r.at("draw").get<std::uint64_t>();
         k.desc = r.at("desc").get<std::string>();
         k.when = e.value("when", std::string());
+        k.differences = e.value("differences", std::string());
+        if (!k.differences.empty() && k.differences != "float16-signalling-nans-quieted")
+            throw std::runtime_error(fmt::format("known divergences: {}: no difference pattern named '{}'", k.id, k.differences));
         if (!k.when.empty()) known_divergence::holds(k.when, operator_desc{}); // an unknown name fails here, not mid-run
         known.push_back(std::move(k));
     }

@@ -178,7 +178,7 @@ struct run_backend {
                 const compare_report report = compare(t.data_type, t.sizes, expected, actual, {}, &d);
                 if (!report.equal()) {
                     const auto k = std::find_if(known.begin(), known.end(), [&](const parity::known_divergence& x) {
-                        return x.covers("output", to_string(type_of(d)), "", d);
+                        return x.covers("output", to_string(type_of(d)), "", d, parity::difference_pattern(t.data_type, expected, actual));
                     });
                     if (k == known.end())
                         throw validation_error(fmt::format("DirectML's output differs from the reference:\n{}", report.to_string()));

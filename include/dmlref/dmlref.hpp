@@ -12,6 +12,7 @@
 #include "ops/identity.hpp"     // IWYU pragma: export
 #include "ops/join_split.hpp"   // IWYU pragma: export
 #include "ops/padding.hpp"      // IWYU pragma: export
+#include "ops/reverse_subsequences.hpp" // IWYU pragma: export
 #include "ops/slice.hpp"        // IWYU pragma: export
 #include "ops/slice_grad.hpp"   // IWYU pragma: export
 #include "ops/tile.hpp"         // IWYU pragma: export
