@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstring>
 #include <initializer_list>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,46 @@ inline void expect_rejected(const operator_desc& desc, std::initializer_list<std
     CHECK_THROWS_MATCHES(execute(desc, input, output, level), validation_error, Catch::Message(*message));
     CHECK_THROWS_MATCHES(textbook::execute(desc, input, output, level), validation_error, Catch::Message(*message));
     CHECK(std::all_of(output.begin(), output.end(), [](std::byte b) { return b == std::byte{0xcd}; }));
+}
+
+/// Every element type, for TEMPLATE_TEST_CASE.
+#define DMLREF_ELEMENT_TYPES                                                                                        \
+    std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, std::uint32_t, std::int32_t, std::uint64_t,              \
+        std::int64_t, float, double, dmlref::float16
+
+/// An operator over views, run by the engine (`fast`) and the textbook (`slow`) from the same random
+/// input of `extents` (axes reversed in memory, odd axes read backwards) into strided outputs of
+/// `out_extents` (the innermost rows one element apart, so spare elements lie between them) that
+/// start filled with `fill`: the two outputs must be equal byte for byte, spare elements included.
+/// `fast` and `slow` take (strided_view<const T, Rank> input, strided_view<T, Rank> output).
+template <class T, std::size_t Rank, class Fast, class Slow>
+void check_engine_equals_textbook(std::mt19937_64& rng, const index_array<Rank>& extents, const index_array<Rank>& out_extents,
+                                  unsigned char fill, Fast fast, Slow slow) {
+    std::ptrdiff_t count = 1;
+    for (auto e : extents) count *= e;
+    std::vector<T> in_storage(static_cast<std::size_t>(count));
+    for (std::size_t k = 0; k < in_storage.size() * sizeof(T); ++k)
+        reinterpret_cast<unsigned char*>(in_storage.data())[k] = static_cast<unsigned char>(rng());
+    index_array<Rank> in_strides{};
+    std::ptrdiff_t stride = 1, offset = 0;
+    for (std::size_t i = 0; i < Rank; ++i) {
+        in_strides[i] = i % 2 ? -stride : stride;
+        if (i % 2) offset += (extents[i] - 1) * stride;
+        stride *= extents[i];
+    }
+    const strided_view<const T, Rank> input(in_storage.data(), extents, in_strides, offset);
+    index_array<Rank> out_strides{};
+    stride = 1;
+    for (std::size_t i = Rank; i-- > 0;) {
+        out_strides[i] = stride;
+        stride *= out_extents[i] + (i == Rank - 1 ? 1 : 0);
+    }
+    std::vector<T> engine(static_cast<std::size_t>(stride)), textbook(engine.size());
+    std::memset(static_cast<void*>(engine.data()), fill, engine.size() * sizeof(T));
+    std::memset(static_cast<void*>(textbook.data()), fill, textbook.size() * sizeof(T));
+    fast(input, strided_view<T, Rank>(engine.data(), out_extents, out_strides));
+    slow(input, strided_view<T, Rank>(textbook.data(), out_extents, out_strides));
+    REQUIRE(std::memcmp(engine.data(), textbook.data(), engine.size() * sizeof(T)) == 0);
 }
 
 } // namespace dmlref::test_support

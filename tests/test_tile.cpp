@@ -153,38 +153,13 @@ template <class T, std::size_t Rank> void check_tile_rank(std::mt19937_64& rng, 
         extents[i] = static_cast<std::ptrdiff_t>(1 + rng() % 3);
         out_extents[i] = extents[i] * static_cast<std::ptrdiff_t>(all_repeated ? 2 + rng() % 2 : 1 + rng() % 3);
     }
-    std::ptrdiff_t count = 1, out_count = 1;
-    for (std::size_t i = 0; i < Rank; ++i) count *= extents[i], out_count *= out_extents[i];
-    std::vector<T> in_storage(static_cast<std::size_t>(count));
-    for (std::size_t k = 0; k < in_storage.size() * sizeof(T); ++k)
-        reinterpret_cast<unsigned char*>(in_storage.data())[k] = static_cast<unsigned char>(rng());
-    index_array<Rank> in_strides{};
-    std::ptrdiff_t stride = 1, offset = 0;
-    for (std::size_t i = 0; i < Rank; ++i) { // axes reversed in memory; odd axes read backwards
-        in_strides[i] = i % 2 ? -stride : stride;
-        if (i % 2) offset += (extents[i] - 1) * stride;
-        stride *= extents[i];
-    }
-    const strided_view<const T, Rank> input(in_storage.data(), extents, in_strides, offset);
-    index_array<Rank> out_strides{};
-    stride = 1;
-    for (std::size_t i = Rank; i-- > 0;) {
-        out_strides[i] = stride;
-        stride *= out_extents[i] + (i == Rank - 1 ? 1 : 0);
-    }
-    std::vector<T> fast(static_cast<std::size_t>(stride)), slow(fast.size());
-    std::memset(static_cast<void*>(fast.data()), 0xa5, fast.size() * sizeof(T));
-    std::memset(static_cast<void*>(slow.data()), 0xa5, slow.size() * sizeof(T));
-    tile<T, Rank>(input, strided_view<T, Rank>(fast.data(), out_extents, out_strides));
-    textbook::tile<T, Rank>(input, strided_view<T, Rank>(slow.data(), out_extents, out_strides));
-    REQUIRE(std::memcmp(fast.data(), slow.data(), fast.size() * sizeof(T)) == 0);
+    test_support::check_engine_equals_textbook<T, Rank>(
+        rng, extents, out_extents, 0xa5, [](auto in, auto out) { tile<T, Rank>(in, out); },
+        [](auto in, auto out) { textbook::tile<T, Rank>(in, out); });
 }
 
 } // namespace
 
-#define DMLREF_ELEMENT_TYPES                                                                                        \
-    std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, std::uint32_t, std::int32_t, std::uint64_t,              \
-        std::int64_t, float, double, dmlref::float16
 
 TEMPLATE_TEST_CASE("tile over views: every type, ranks 1 to 8, reversed and permuted input, strided output, every axis "
                    "repeated (WRAP tables from rank 5) and some",

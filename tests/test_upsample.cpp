@@ -134,38 +134,13 @@ template <class T, std::size_t Rank> void check_upsample_rank(std::mt19937_64& r
     for (std::size_t i = 0; i < Rank; ++i) out_extents[i] = extents[i] = static_cast<std::ptrdiff_t>(1 + rng() % 3);
     out_extents[Rank - 2] *= sh;
     out_extents[Rank - 1] *= sw;
-    std::ptrdiff_t count = 1;
-    for (auto e : extents) count *= e;
-    std::vector<T> in_storage(static_cast<std::size_t>(count));
-    for (std::size_t k = 0; k < in_storage.size() * sizeof(T); ++k)
-        reinterpret_cast<unsigned char*>(in_storage.data())[k] = static_cast<unsigned char>(rng());
-    index_array<Rank> in_strides{};
-    std::ptrdiff_t stride = 1, offset = 0;
-    for (std::size_t i = 0; i < Rank; ++i) { // axes reversed in memory; odd axes read backwards
-        in_strides[i] = i % 2 ? -stride : stride;
-        if (i % 2) offset += (extents[i] - 1) * stride;
-        stride *= extents[i];
-    }
-    const strided_view<const T, Rank> input(in_storage.data(), extents, in_strides, offset);
-    index_array<Rank> out_strides{};
-    stride = 1;
-    for (std::size_t i = Rank; i-- > 0;) {
-        out_strides[i] = stride;
-        stride *= out_extents[i] + (i == Rank - 1 ? 1 : 0);
-    }
-    std::vector<T> fast(static_cast<std::size_t>(stride)), slow(fast.size());
-    std::memset(static_cast<void*>(fast.data()), 0x5a, fast.size() * sizeof(T));
-    std::memset(static_cast<void*>(slow.data()), 0x5a, slow.size() * sizeof(T));
-    upsample_2d_nearest<T, Rank>(input, strided_view<T, Rank>(fast.data(), out_extents, out_strides), sh, sw);
-    textbook::upsample_2d_nearest<T, Rank>(input, strided_view<T, Rank>(slow.data(), out_extents, out_strides), sh, sw);
-    REQUIRE(std::memcmp(fast.data(), slow.data(), fast.size() * sizeof(T)) == 0);
+    test_support::check_engine_equals_textbook<T, Rank>(
+        rng, extents, out_extents, 0x5a, [&](auto in, auto out) { upsample_2d_nearest<T, Rank>(in, out, sh, sw); },
+        [&](auto in, auto out) { textbook::upsample_2d_nearest<T, Rank>(in, out, sh, sw); });
 }
 
 } // namespace
 
-#define DMLREF_ELEMENT_TYPES                                                                                        \
-    std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, std::uint32_t, std::int32_t, std::uint64_t,              \
-        std::int64_t, float, double, dmlref::float16
 
 TEMPLATE_TEST_CASE("upsample_2d_nearest over views: every type, ranks 2 to 6, reversed input, strided output",
                    "[upsample][views]", DMLREF_ELEMENT_TYPES) {
