@@ -238,9 +238,9 @@ std::variant<node_plan, std::string> plan_of(const operator_desc& desc) {
             } else if constexpr (std::is_same_v<D, slice_grad_desc>) {
                 return std::string("SLICE_GRAD (ONNX has no operator for the gradient of Slice)");
             } else if constexpr (std::is_same_v<D, tile_desc>) {
-                // ONNX Tile expresses it exactly, but `dmlref run` cannot read a Tile node back yet
-                // (onnx_model.cpp), so the node tests would not round-trip.
-                return std::string("TILE (ONNX Tile export waits for the Tile reader)");
+                node_plan p = make_plan("Tile", "input", 6); // Tile-6: repeats is an int64 input, one per axis
+                p.inputs.push_back({"repeats", int64_vector({d.repeats.begin(), d.repeats.end()})});
+                return p;
             } else if constexpr (std::is_same_v<D, upsample_2d_desc>) {
                 // Resize nearest (asymmetric, floor) expresses it exactly, but takes float scales
                 // and string attributes that this writer does not emit.

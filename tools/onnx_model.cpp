@@ -353,6 +353,29 @@ operator_desc map_expand(const node_context& node, const onnx::NodeProto& n, std
     return element_wise_identity_desc{in, packed(data.type, out_sizes), std::nullopt};
 }
 
+/// Tile: TILE with input 'repeats' (one per axis) as its Repeats.
+operator_desc map_tile(const node_context& node, const onnx::NodeProto& n, std::int64_t opset, const npy::array& data,
+                       const std::vector<std::optional<npy::array>>& inputs) {
+    only_attributes(node, n, {});
+    if (opset < 6) node.fail(fmt::format("opset {} has Tile-1 (tiles and axis inputs); Tile-6 and later are mapped", opset));
+    if (inputs.size() < 2 || !inputs[1]) node.fail("input 'repeats' is required");
+    const auto repeats = integers(*inputs[1], node.label + ": input 'repeats'");
+    const auto sizes = dml_sizes(node, data, 1, 8);
+    if (repeats.size() != sizes.size())
+        node.fail(fmt::format("input repeats has {} entries; the data has {} dimensions", repeats.size(), sizes.size()));
+    std::vector<std::uint32_t> dml_repeats, out_sizes;
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        const std::int64_t r = repeats[i];
+        if (r < 1 || r > static_cast<std::int64_t>(UINT32_MAX))
+            node.fail(fmt::format("input repeats holds {} on axis {}; DirectML's Repeats are 1 to 2^32-1", r, i));
+        const std::uint64_t size = std::uint64_t{sizes[i]} * static_cast<std::uint64_t>(r);
+        if (size > UINT32_MAX) node.fail(fmt::format("axis {}: {} x {} exceeds DirectML's 2^32-1 sizes", i, sizes[i], r));
+        dml_repeats.push_back(static_cast<std::uint32_t>(r));
+        out_sizes.push_back(static_cast<std::uint32_t>(size));
+    }
+    return tile_desc{packed(data.type, sizes), packed(data.type, out_sizes), dml_repeats};
+}
+
 bool has_model(const fs::path& folder) {
     std::error_code error;
     return fs::is_regular_file(folder / "model.onnx", error);
@@ -384,7 +407,7 @@ loaded_test load_node_test(const fs::path& model_path) {
     if (opset < 0) throw validation_error(fmt::format("{}: imports no opset of the default domain", model_path.string()));
     const auto& g = m.graph();
     if (g.node_size() != 1)
-        throw validation_error(fmt::format("{}: the graph has {} nodes; one node of Pad, Slice, DepthToSpace, SpaceToDepth, Identity, Transpose or Expand is mapped",
+        throw validation_error(fmt::format("{}: the graph has {} nodes; one node of Pad, Slice, DepthToSpace, SpaceToDepth, Identity, Transpose, Expand or Tile is mapped",
                                            model_path.string(), g.node_size()));
     const onnx::NodeProto& n = g.node(0);
     const node_context node{fmt::format("{}: node 0 ({})", model_path.string(), n.op_type())};
@@ -426,8 +449,9 @@ loaded_test load_node_test(const fs::path& model_path) {
     else if (n.op_type() == "Identity") test.desc = map_identity(node, n, data);
     else if (n.op_type() == "Transpose") test.desc = map_transpose(node, n, data);
     else if (n.op_type() == "Expand") test.desc = map_expand(node, n, opset, data, inputs);
+    else if (n.op_type() == "Tile") test.desc = map_tile(node, n, opset, data, inputs);
     else node.fail("the operator has no DirectML data-movement form here (Pad, Slice, DepthToSpace, SpaceToDepth, Identity, "
-                   "Transpose and Expand do)");
+                   "Transpose, Expand and Tile do)");
     if (auto why = dmlref::validate(test.desc)) node.fail(fmt::format("the DirectML desc it maps to is invalid: {}", *why));
 
     std::error_code error;

@@ -152,6 +152,14 @@ def slice_case(dmlref, folder, dml_type, x, starts, ends, steps):
                'DML_OPERATOR_SLICE1', desc)
 
 
+def tile_case(dmlref, folder, dml_type, x, repeats):
+    desc = {'InputTensor': tensor_desc(dml_type, x.shape),
+            'OutputTensor': tensor_desc(dml_type, [s * r for s, r in zip(x.shape, repeats)]),
+            'RepeatsCount': len(repeats), 'Repeats': list(repeats)}
+    extra = [('repeats', np.array(repeats, dtype=np.int64), TensorProto.INT64)]
+    write_case(dmlref, folder, dml_type, x, 'Tile', 6, {}, extra, 'DML_OPERATOR_TILE', desc)
+
+
 def reproducers(dmlref, out):
     """The smallest cases that show each known divergence of ONNX Runtime's CPU provider."""
     def at(name):
@@ -164,6 +172,7 @@ def reproducers(dmlref, out):
     pad_case(dmlref, at('float16-pad-nans-through-float32'), 'FLOAT16', h.reshape(1, 4), 'edge', [0, 1], [0, 1])
     depth_space_case(dmlref, at('float16-depthtospace-nans-through-float32'), 'FLOAT16', h.reshape(1, 4, 1, 1), 'DepthToSpace', 2, 'CRD')
     depth_space_case(dmlref, at('float16-spacetodepth-nans-through-float32'), 'FLOAT16', h.reshape(1, 1, 2, 2), 'SpaceToDepth', 2, 'DCR', 13)
+    tile_case(dmlref, at('float16-tile-nans-through-float32'), 'FLOAT16', h.reshape(1, 4), [2, 1])
     depth_space_case(dmlref, at('float16-opset1-inserted-cast-invalid'), 'FLOAT16', h.reshape(1, 4, 1, 1), 'DepthToSpace', 2, 'DCR')
     i = np.arange(1, 5, dtype=np.int16).reshape(1, 4)
     pad_case(dmlref, at('pad-16bit-integer-no-cpu-kernel'), 'INT16', i, 'constant', [0, 1], [0, 0], 7)

@@ -67,7 +67,7 @@ def roundtrip():
                          "strided input", "broadcast input"):
                 check("left out by reason: " + word, any(k.startswith(word) for k in reasons), str(reasons))
             check("folders = exported", len(case_dirs(v)) == exported, str(len(case_dirs(v))))
-        check("opset counts", re.search(r"onnx opsets: 1: \d+, 8: \d+, 10: \d+, 11: \d+, 19: \d+", r.stdout) is not None, r.stdout)
+        check("opset counts", re.search(r"onnx opsets: 1: \d+, 6: \d+, 8: \d+, 10: \d+, 11: \d+, 19: \d+", r.stdout) is not None, r.stdout)
         r = run(["run", v])
         last = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ""
         print(last)
@@ -76,8 +76,8 @@ def roundtrip():
         # Every op, both DepthToSpace orders, signed steps and the eleven types are among them.
         cases = [json.load(open(os.path.join(c, "case.json"))) for c in case_dirs(v)]
         ops = {c["onnx_op"] for c in cases}
-        check("ops", {"Pad", "Slice", "DepthToSpace", "SpaceToDepth", "Identity", "Expand"} <= ops <=
-              {"Pad", "Slice", "DepthToSpace", "SpaceToDepth", "Identity", "Expand", "Transpose"}, str(ops))
+        check("ops", {"Pad", "Slice", "DepthToSpace", "SpaceToDepth", "Identity", "Expand", "Tile"} <= ops <=
+              {"Pad", "Slice", "DepthToSpace", "SpaceToDepth", "Identity", "Expand", "Transpose", "Tile"}, str(ops))
         check("types", len({c["data_type"] for c in cases}) == 11, str({c["data_type"] for c in cases}))
         check("DepthToSpace orders", {c["attributes"]["mode"] for c in cases if c["onnx_op"] == "DepthToSpace"} == {"DCR", "CRD"})
         check("Pad modes", {c["attributes"]["mode"] for c in cases if c["onnx_op"] == "Pad"} == {"constant", "edge", "reflect", "wrap"})
@@ -127,6 +127,8 @@ def onnx_meaning(node, inputs):
         return x.copy()
     if node.op_type == "Transpose":
         return np.transpose(x, attrs.get("perm", list(range(x.ndim))[::-1])).copy()
+    if node.op_type == "Tile":
+        return np.tile(x, tuple(int(v) for v in inputs[1]))
     if node.op_type == "Expand":
         return np.broadcast_to(x, np.broadcast_shapes(x.shape, tuple(int(v) for v in inputs[1]))).copy()
     b = attrs["blocksize"]
@@ -304,9 +306,9 @@ def formats():
         r = run(["run", both])
         check("both: run the node tests", r.returncode == 0 and "%d passed, 0 failed" % onnx_cases in r.stdout, r.stdout[-2000:])
 
-        # Transpose and Expand written as ONNX's own node tests write them (test_transpose_default:
-        # no perm, the axes reversed; test_expand_dim_changed: a shape of more dimensions), read
-        # back as ELEMENT_WISE_IDENTITY and judged against numpy.
+        # Transpose, Expand and Tile written as ONNX's own node tests write them (test_transpose_default:
+        # no perm, the axes reversed; test_expand_dim_changed: a shape of more dimensions;
+        # test_tile_precomputed), read back as ELEMENT_WISE_IDENTITY or TILE and judged against numpy.
         x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
         e = np.arange(3, dtype=np.int32).reshape(3, 1)
         shape = np.array([2, 1, 6], np.int64)
@@ -316,6 +318,10 @@ def formats():
              np.transpose(x, [1, 2, 0]), 1),
             ("expand_dim_changed", helper.make_node("Expand", ["x", "shape"], ["y"]), [("x", e), ("shape", shape)],
              e * np.ones(shape, np.int32), 8),
+            # test_tile_precomputed: [[0, 1], [2, 3]] tiled by repeats [2, 2].
+            ("tile_precomputed", helper.make_node("Tile", ["x", "repeats"], ["y"]),
+             [("x", np.array([[0, 1], [2, 3]], np.float32)), ("repeats", np.array([2, 2], np.int64))],
+             np.array([[0, 1, 0, 1], [2, 3, 2, 3], [0, 1, 0, 1], [2, 3, 2, 3]], np.float32), 6),
         ]
         for name, node, inputs, want, opset in nodes:
             onnx_type = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.int32): TensorProto.INT32,
