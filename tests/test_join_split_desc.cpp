@@ -275,19 +275,15 @@ void random_round(bool is_split, std::uint64_t seed) {
     for (int n = 0; n < 2000; ++n) {
         const operator_desc d = random_desc(rng, is_split);
         INFO("desc " << n << ": " << to_string(d));
-        if (const auto why = validate(d)) { // a stride-0 output axis of one element is fine; others are refused
-            INFO(*why);
-            CHECK_THAT(*why, Contains("Strides") || Contains("alias") || Contains("overlap"));
+        if (const auto why = validate(d)) { // every draw is valid: stride 0 only on axes of one element
+            FAIL_CHECK(*why);
             continue;
         }
         ++accepted;
         const auto out = run_both(d, rng);
-        if (is_split) { // each output is its window of the input: SPLIT then JOIN gives the input back
-            const auto& s = std::get<split_desc>(d);
-            CHECK(out.size() == s.output_tensors.size());
-        }
+        CHECK(out.size() == outputs_of(d).size());
     }
-    CHECK(accepted >= 1900);
+    CHECK(accepted == 2000);
 }
 
 } // namespace

@@ -217,9 +217,10 @@ private:
 } // namespace detail
 
 /// Compares two packed row-major tensors of `sizes` bit for bit. `op`, when given, is the
-/// operator whose output these are (its OutputTensor.Sizes must equal `sizes`): the report then
-/// counts mismatches per region of that output. Throws validation_error when a buffer's length
-/// does not match `sizes`.
+/// operator whose output these are (its OutputTensor.Sizes must equal `sizes`; for SPLIT, its
+/// outputs laid end to end along Axis, of its InputTensor's sizes): the report then counts
+/// mismatches per region of that output (per part for JOIN and SPLIT). Throws validation_error
+/// when a buffer's length does not match `sizes`.
 inline compare_report compare(data_type type, std::span<const std::uint32_t> sizes, std::span<const std::byte> expected,
                               std::span<const std::byte> actual, compare_options options = {},
                               const operator_desc* op = nullptr) {
