@@ -56,8 +56,8 @@ int main(int argc, char** argv) try {
         std::string_view(reinterpret_cast<const char*>(text.data()), text.size()), argv[1]);
     dmlref::check(desc);
     const auto input = read_all(argv[2]);
-    const auto in_tensor = std::visit([](const auto& d) { return d.input_tensor; }, desc);
-    const auto out_tensor = std::visit([](const auto& d) { return d.output_tensor; }, desc);
+    const auto in_tensor = std::visit(dmlref::single_tensor_only{"the benchmark", [](const auto& d) { return d.input_tensor; }}, desc);
+    const auto out_tensor = std::visit(dmlref::single_tensor_only{"the benchmark", [](const auto& d) { return d.output_tensor; }}, desc);
     const std::uint64_t need_in = dmlref::model::buffer_elements(in_tensor) * dmlref::element_size(in_tensor.data_type);
     if (input.size() != need_in)
         throw std::runtime_error(fmt::format("{} holds {} bytes; the input tensor needs {}", argv[2], input.size(), need_in));

@@ -220,7 +220,7 @@ std::optional<sweep_case> random_case(rng_type& rng) {
     c.elements = product(out_sizes);
     c.batch_elements = c.elements / n;
     c.bytes = c.elements * w;
-    const std::uint64_t in_bytes = std::visit([](const auto& d) { return d.input_tensor.total_tensor_size_in_bytes; }, c.desc);
+    const std::uint64_t in_bytes = std::visit(dmlref::single_tensor_only{"the benchmark", [](const auto& d) { return d.input_tensor.total_tensor_size_in_bytes; }}, c.desc);
     if (c.bytes < 16 * mib || c.bytes > 64 * mib || in_bytes > max_input_bytes || n < 2 || c.batch_elements > (2u << 20))
         return std::nullopt;
     // Strides where they are not packed: a case's walk depends on them, and a permuted layout's
@@ -284,7 +284,7 @@ std::optional<sweep_case> random_transpose(rng_type& rng) {
     c.elements = product(sizes);
     c.batch_elements = c.elements / batch;
     c.bytes = c.elements * w;
-    const std::uint64_t in_bytes = std::visit([](const auto& d) { return d.input_tensor.total_tensor_size_in_bytes; }, c.desc);
+    const std::uint64_t in_bytes = std::visit(dmlref::single_tensor_only{"the benchmark", [](const auto& d) { return d.input_tensor.total_tensor_size_in_bytes; }}, c.desc);
     if (c.bytes < 16 * mib || c.bytes > 64 * mib || in_bytes > max_input_bytes || c.batch_elements > (2u << 20))
         return std::nullopt;
     c.what = fmt::format("TRANSPOSE {} {} in {} (strides {}) out {}{}", to_string(type), fmt::join(sizes, "x"),

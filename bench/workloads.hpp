@@ -69,11 +69,11 @@ inline dmlref::buffer_tensor_desc input_desc(dmlref::data_type type, const std::
 
 inline void finish(workload& w) {
     std::visit(
-        [&](const auto& d) {
+        dmlref::single_tensor_only{"the benchmark", [&](const auto& d) {
             w.in_bytes = bytes_of(d.input_tensor);
             w.packed = !d.input_tensor.strides.has_value();
             w.out_bytes = bytes_of(d.output_tensor);
-        },
+        }},
         w.desc);
 }
 

@@ -50,14 +50,14 @@ std::vector<operator_desc> cases() {
 
 std::string describe(const operator_desc& desc) {
     return std::visit(
-        [](const auto& d) {
+        dmlref::single_tensor_only{"the D3D12 backend", [](const auto& d) {
             std::string text = fmt::format("{:<16} {:<8} {{{}}} -> {{{}}}", to_string(d.type),
                                            to_string(d.input_tensor.data_type), fmt::join(d.input_tensor.sizes, ","),
                                            fmt::join(d.output_tensor.sizes, ","));
             if constexpr (requires { d.order; }) text += fmt::format(" {}", to_string(d.order));
             if constexpr (requires { d.padding_mode; }) text += fmt::format(" {}", to_string(d.padding_mode));
             return text;
-        },
+        }},
         desc);
 }
 
@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
         d3d12::context gpu;
         int passed = 0, failed = 0;
         for (const operator_desc& desc : cases()) {
-            const auto input = pattern(std::visit([](const auto& d) { return d.input_tensor.total_tensor_size_in_bytes; }, desc));
+            const auto input = pattern(std::visit(dmlref::single_tensor_only{"the D3D12 backend", [](const auto& d) { return d.input_tensor.total_tensor_size_in_bytes; }}, desc));
             const compare_report report = gpu.verify(desc, input);
             fmt::print("{} {}: {}\n", report.equal() ? "ok  " : "FAIL", describe(desc),
                        report.equal() ? fmt::format("{} elements bit-identical", report.element_count)

@@ -33,7 +33,7 @@ struct example {
 /// Runs one example, prints it, and says whether it reproduces the page.
 bool run(const example& e) {
     const auto& [in_desc, out_desc] = std::visit(
-        [](const auto& d) { return std::pair{d.input_tensor, d.output_tensor}; }, e.desc);
+        dmlref::single_tensor_only{"this example", [](const auto& d) { return std::pair{d.input_tensor, d.output_tensor}; }}, e.desc);
     std::vector<std::byte> output(out_desc.total_tensor_size_in_bytes);
     dmlref::execute(e.desc, e.input, output);
     output.resize(e.expected.size());

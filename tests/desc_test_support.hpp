@@ -34,7 +34,7 @@ template <class T> std::vector<T> values_of(const std::vector<std::byte>& bytes)
 /// which it returns.
 inline std::vector<std::byte> run_both(const operator_desc& desc, std::vector<std::byte> input, std::byte fill = std::byte{0}) {
     const auto& out = textbook::detail::output_of(desc);
-    const auto& in = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.input_tensor; }, desc);
+    const auto& in = inputs_of(desc).front().desc();
     input.resize(std::max<std::size_t>(input.size(), in.total_tensor_size_in_bytes));
     std::vector<std::byte> fast(out.total_tensor_size_in_bytes, fill), slow = fast, threaded = fast;
     execute(desc, input, fast);
@@ -53,8 +53,8 @@ inline void expect_rejected(const operator_desc& desc, std::initializer_list<std
     REQUIRE(message.has_value());
     INFO("message: " << *message);
     for (const std::string& word : words) CHECK_THAT(*message, Catch::Contains(word));
-    const auto& in = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.input_tensor; }, desc);
-    const auto& out = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.output_tensor; }, desc);
+    const auto& in = inputs_of(desc).front().desc();
+    const auto& out = outputs_of(desc).front().desc();
     const std::vector<std::byte> input(std::min<std::uint64_t>(in.total_tensor_size_in_bytes, 4096), std::byte{1});
     std::vector<std::byte> output(std::min<std::uint64_t>(out.total_tensor_size_in_bytes, 4096), std::byte{0xcd});
     CHECK_THROWS_MATCHES(execute(desc, input, output, level), validation_error, Catch::Message(*message));

@@ -118,12 +118,8 @@ allocation allocated_by(const std::function<void()>& call) {
 struct buffers {
     std::vector<std::byte> input, output;
     explicit buffers(const operator_desc& desc) {
-        std::visit(
-            [&](const auto& d) {
-                input.assign(d.input_tensor.total_tensor_size_in_bytes, std::byte{1});
-                output.resize(d.output_tensor.total_tensor_size_in_bytes);
-            },
-            desc);
+        input.assign(inputs_of(desc).front().desc().total_tensor_size_in_bytes, std::byte{1});
+        output.resize(outputs_of(desc).front().desc().total_tensor_size_in_bytes);
     }
 };
 

@@ -23,8 +23,8 @@ struct run_result {
 };
 
 run_result run(const operator_desc& desc) {
-    const auto in = std::visit([](const auto& d) { return d.input_tensor; }, desc);
-    const auto out = std::visit([](const auto& d) { return d.output_tensor; }, desc);
+    const auto in = inputs_of(desc).front().desc();
+    const auto out = outputs_of(desc).front().desc();
     std::vector<float> input(in.total_tensor_size_in_bytes / 4);
     std::iota(input.begin(), input.end(), 1.0f);
     std::vector<float> output(out.total_tensor_size_in_bytes / 4);

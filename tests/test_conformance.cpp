@@ -38,8 +38,8 @@ TEST_CASE("conformance: every model reproduced bit-exactly through the desc-leve
             REQUIRE(m.commands.size() == 2);
             const auto& dispatch = std::get<dmlref::model::dispatch_command>(m.commands[0]);
             const auto& desc = m.dispatchables.at(dispatch.dispatchable).desc;
-            auto& input = m.resources.at(dispatch.input);
-            auto& output = m.resources.at(dispatch.output);
+            auto& input = m.resources.at(dispatch.inputs.at(0));
+            auto& output = m.resources.at(dispatch.outputs.at(0));
             int calls = 0;
             // Run the model's commands with the desc-level API as the executor, but skip writeFile:
             // the test reads the output resource directly.
@@ -57,7 +57,7 @@ TEST_CASE("conformance: every model reproduced bit-exactly through the desc-leve
             CHECK(calls == 1);
             const auto expected = dmlref::npy::read(conformance_dir / name / "expected.npy");
             CHECK(expected.type == output.type);
-            const auto out_desc = std::visit([](const auto& d) { return d.output_tensor; }, desc);
+            const auto out_desc = dmlref::outputs_of(desc).front().desc();
             CHECK(expected.shape == std::vector<std::uint64_t>(out_desc.sizes.begin(), out_desc.sizes.end()));
             REQUIRE(output.value_bytes == expected.data.size());
             const auto actual = output.bytes().first(expected.data.size());

@@ -46,11 +46,8 @@ std::vector<std::byte> random_bytes(std::mt19937& rng, std::uint64_t count) {
 /// initial output bytes; both results must be identical (so bytes outside the tensor stay as they were).
 template <class Run> void matches_naive_through(const operator_desc& desc, Run run) {
     std::mt19937 rng(12345);
-    const auto [in_bytes, out_bytes] = std::visit(
-        [](const auto& d) {
-            return std::pair{d.input_tensor.total_tensor_size_in_bytes, d.output_tensor.total_tensor_size_in_bytes};
-        },
-        desc);
+    const auto in_bytes = inputs_of(desc).front().desc().total_tensor_size_in_bytes;
+    const auto out_bytes = outputs_of(desc).front().desc().total_tensor_size_in_bytes;
     const std::vector<std::byte> input = random_bytes(rng, in_bytes);
     std::vector<std::byte> output = random_bytes(rng, out_bytes);
     std::vector<std::byte> expected = output;
@@ -110,8 +107,8 @@ void matches_naive_whole_threaded_and_cut(const operator_desc& desc, std::mt1993
 /// The engine's prepared plan of `desc` (no buffers) with `width`-byte elements, 0 for the desc's
 /// own; `tables` keeps the padding tables it points into.
 detail::prepared_plan prepared(const operator_desc& desc, std::vector<std::ptrdiff_t>& tables, std::size_t width = 0) {
-    detail::copy_plan plan = std::visit([&](const auto& d) { return detail::plan_desc(d, tables); }, desc);
-    plan.width = width != 0 ? width : std::visit([](const auto& d) { return element_size(d.output_tensor.data_type); }, desc);
+    detail::copy_plan plan = std::visit(single_tensor_only{"prepared", [&](const auto& d) { return detail::plan_desc(d, tables); }}, desc);
+    plan.width = width != 0 ? width : element_size(data_type_of(desc));
     return detail::prepare(plan);
 }
 
@@ -771,7 +768,7 @@ TEST_CASE("outputs of 16 MiB and more use streaming stores, from any alignment",
         std::vector<std::ptrdiff_t> tables;
         const detail::prepared_plan p = prepared(d, tables);
         CHECK(p.stream == (DMLREF_STREAM_STORES == 1));
-        const std::uint64_t bytes = std::visit([](const auto& x) { return x.output_tensor.total_tensor_size_in_bytes; }, d);
+        const std::uint64_t bytes = outputs_of(d).front().desc().total_tensor_size_in_bytes;
         CHECK(p.stream_runs == (DMLREF_STREAM_STORES == 1 && bytes >= detail::run_stream_threshold));
         matches_naive(d);
     }

@@ -66,7 +66,7 @@ template <class... V> std::ptrdiff_t common_length(const V&... arrays) {
 std::set<std::string> differing_fields(const operator_desc& a, const operator_desc& b) {
     REQUIRE(a.index() == b.index());
     std::set<std::string> fields;
-    std::visit(
+    std::visit(single_tensor_only{"differing_fields",
         [&](const auto& x) {
             using D = std::remove_cvref_t<decltype(x)>;
             const D& y = std::get<D>(b);
@@ -125,7 +125,7 @@ std::set<std::string> differing_fields(const operator_desc& a, const operator_de
                 if (x.scale_size.width != y.scale_size.width) fields.insert("ScaleSize.Width");
                 if (x.interpolation_mode != y.interpolation_mode) fields.insert("InterpolationMode");
             }
-        },
+        }},
         a);
     return fields;
 }

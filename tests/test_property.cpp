@@ -107,6 +107,14 @@ bool table_accepts(const operator_desc& d, feature_level level) {
         return floaty || fl2_1;
     }
     case operator_type::upsample_2d: return (rank == 4 || rank == 5) && floaty;
+    case operator_type::join: // docs/operator-facts.md sections 5 and 6
+        if (level < feature_level::fl_4_1 && (rank < 4 || rank > (level >= feature_level::fl_3_0 ? 5u : 4u))) return false;
+        if (wide) return level >= feature_level::fl_4_1;
+        return !eight || fl2_1;
+    case operator_type::split:
+        if (level < feature_level::fl_3_0 && rank != 4) return false;
+        if (wide) return level >= feature_level::fl_4_1;
+        return !eight || fl2_1;
     }
     return false;
 }

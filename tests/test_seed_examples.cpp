@@ -13,8 +13,8 @@ namespace {
 
 /// Runs `desc` (packed tensors of T) on `input` and returns the output elements.
 template <class T> std::vector<T> run(const operator_desc& desc, const std::vector<T>& input) {
-    const auto& in = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.input_tensor; }, desc);
-    const auto& out = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.output_tensor; }, desc);
+    const auto& in = inputs_of(desc).front().desc();
+    const auto& out = outputs_of(desc).front().desc();
     REQUIRE(in.data_type == data_type_of<T>());
     REQUIRE(input.size() == element_count(in.sizes));
     std::vector<std::byte> in_bytes(in.total_tensor_size_in_bytes), out_bytes(out.total_tensor_size_in_bytes);

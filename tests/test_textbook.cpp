@@ -133,7 +133,7 @@ buffer_tensor_desc as_uint32(buffer_tensor_desc t) {
 
 /// `desc` on 32-bit elements, with a padding constant no input element holds (0; the input counts from 1).
 operator_desc on_uint32(operator_desc desc) {
-    std::visit(
+    std::visit(single_tensor_only{"on_uint32",
         [](auto& d) {
             d.input_tensor = as_uint32(d.input_tensor);
             d.output_tensor = as_uint32(d.output_tensor);
@@ -147,7 +147,7 @@ operator_desc on_uint32(operator_desc desc) {
                 d.input_tensor.data_type = data_type::float32;
                 d.output_tensor.data_type = data_type::float32;
             }
-        },
+        }},
         desc);
     return desc;
 }

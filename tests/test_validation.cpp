@@ -36,8 +36,8 @@ void expect_rejected(const operator_desc& desc, std::initializer_list<std::strin
     INFO("message: " << *message);
     for (const std::string& word : words) CHECK_THAT(*message, Contains(word));
 
-    const auto& in = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.input_tensor; }, desc);
-    const auto& out = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.output_tensor; }, desc);
+    const auto& in = inputs_of(desc).front().desc();
+    const auto& out = outputs_of(desc).front().desc();
     const std::vector<std::byte> input(bytes_needed(in), std::byte{1});
     std::vector<std::byte> output(bytes_needed(out), sentinel);
     CHECK(validate(desc, input, output, level) == message);

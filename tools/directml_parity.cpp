@@ -161,8 +161,8 @@ std::uint64_t input_seed(const run_options& options, const parity_case& c, std::
 /// and compares the whole output buffers byte for byte.
 void run_both(const parity_case& c, outcome& o, directml::device& dml, feature_level level, const run_options& options,
               bool& planted) {
-    const buffer_tensor_desc& in_desc = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.input_tensor; }, c.desc);
-    const buffer_tensor_desc& out_desc = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.output_tensor; }, c.desc);
+    const buffer_tensor_desc& in_desc = inputs_of(c.desc).front().desc();
+    const buffer_tensor_desc& out_desc = outputs_of(c.desc).front().desc();
     const std::vector<std::byte> input = input_for(in_desc, input_seed(options, c, o.index));
     const auto align = [](const buffer_tensor_desc& t) { return std::max<std::size_t>(t.guaranteed_base_offset_alignment, 64); };
     directml::detail::aligned_bytes in(input.size(), align(in_desc), std::byte{0});

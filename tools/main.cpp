@@ -156,7 +156,7 @@ struct run_backend {
             auto& g = gpu.emplace(d3d12::context_options{.level = level});
             execute = [&g, level](const operator_desc& d, std::span<const std::byte> in, std::span<std::byte> out) {
                 if (auto why = dmlref::validate(d, in, out, level)) throw validation_error(*why); // the buffers too
-                const auto bytes = std::visit([](const auto& x) { return x.output_tensor.total_tensor_size_in_bytes; }, d);
+                const auto bytes = std::visit(dmlref::single_tensor_only{"the D3D12 backend", [](const auto& x) { return x.output_tensor.total_tensor_size_in_bytes; }}, d);
                 const auto result = g.run(d, in, std::span<const std::byte>(out.first(static_cast<std::size_t>(bytes))));
                 std::copy(result.begin(), result.end(), out.begin());
             };
@@ -170,7 +170,7 @@ struct run_backend {
             auto& device = dml.emplace();
             execute = [this, &device, level](const operator_desc& d, std::span<const std::byte> in, std::span<std::byte> out) {
                 if (auto why = dmlref::validate(d, in, out, level)) throw validation_error(*why);
-                const buffer_tensor_desc& t = std::visit([](const auto& x) -> const buffer_tensor_desc& { return x.output_tensor; }, d);
+                const buffer_tensor_desc& t = outputs_of(d).front().desc();
                 const auto whole = out.first(static_cast<std::size_t>(t.total_tensor_size_in_bytes));
                 const std::vector<std::byte> theirs = device.run(d, in, std::span<const std::byte>(whole));
                 dmlref::execute(d, in, out, level); // the reference, from the same starting bytes
@@ -336,7 +336,9 @@ int compare_command(const fs::path& expected_path, const fs::path& actual_path, 
     std::optional<operator_desc> op;
     if (!op_model.empty()) {
         op = desc_from_model(op_model, dispatchable, max_memory);
-        const buffer_tensor_desc out = std::visit([](const auto& d) { return d.output_tensor; }, *op);
+        // SPLIT's outputs compare laid end to end along Axis, as one tensor of its InputTensor's sizes.
+        const auto* split = std::get_if<split_desc>(&*op);
+        const buffer_tensor_desc out = split ? split->input_tensor : outputs_of(*op).front().desc();
         if (out.data_type != expected.type)
             throw validation_error(fmt::format("the files hold {}; the OutputTensor of {} is {}", to_string(expected.type),
                                                op_model.string(), to_string(out.data_type)));
@@ -418,13 +420,13 @@ int vectors_command(const fs::path& out_dir, const std::vector<std::string>& ops
     for (std::uint32_t k = 0; k < count; ++k) {
         operator_desc desc = random_cases::random_desc(rng, chosen[k % chosen.size()]);
         std::visit(
-            [](auto& d) { // buffers exactly DMLCalcBufferTensorSize, as DxDispatch sizes them
+            dmlref::single_tensor_only{"dmlref vectors", [](auto& d) { // buffers exactly DMLCalcBufferTensorSize, as DxDispatch sizes them
                 d.input_tensor.total_tensor_size_in_bytes = calc_buffer_tensor_size(d.input_tensor);
                 d.output_tensor.total_tensor_size_in_bytes = calc_buffer_tensor_size(d.output_tensor);
-            },
+            }},
             desc);
-        const buffer_tensor_desc in = std::visit([](const auto& d) { return d.input_tensor; }, desc);
-        const buffer_tensor_desc out = std::visit([](const auto& d) { return d.output_tensor; }, desc);
+        const buffer_tensor_desc in = std::visit(dmlref::single_tensor_only{"dmlref vectors", [](const auto& d) { return d.input_tensor; }}, desc);
+        const buffer_tensor_desc out = std::visit(dmlref::single_tensor_only{"dmlref vectors", [](const auto& d) { return d.output_tensor; }}, desc);
         const fs::path dir = out_dir / fmt::format("{:05}_{}_{}", k, to_string(type_of(desc)), to_string(in.data_type));
         const std::uint64_t in_values = model::buffer_elements(in);
         npy::array input{in.data_type, {in_values}, random_cases::random_bytes(rng, in_values * element_size(in.data_type))};

@@ -307,6 +307,23 @@ std::pair<std::string_view, std::string_view> tensor_names(const operator_desc& 
     return {"InputTensor", "OutputTensor"};
 }
 
+/// The most tensors a TENSOR_DESC_ARRAY field may list: DirectML documents no bound, and a model
+/// file is read with bounded memory.
+constexpr std::size_t max_tensor_array = 65536;
+
+/// A TENSOR_DESC_ARRAY field and the count field that DxDispatch requires beside it.
+std::vector<buffer_tensor_desc> tensor_array(const json& d, const at& where, std::string_view field, std::string_view count_field) {
+    const json& a = require(d, where, field);
+    const at wa = where / field;
+    if (!a.is_array()) wa.fail("expected an array of tensor descs, got " + shown(a));
+    if (a.size() > max_tensor_array) wa.fail(fmt::format("has {} entries; dmlref reads at most {}", a.size(), max_tensor_array));
+    std::vector<buffer_tensor_desc> tensors;
+    for (std::size_t k = 0; k < a.size(); ++k) tensors.push_back(tensor_desc(a[k], wa[k]));
+    const std::uint32_t count = integer<std::uint32_t>(require(d, where, count_field), where / count_field);
+    if (count != tensors.size()) (where / count_field).fail(fmt::format("is {}; {} has {} entries", count, field, tensors.size()));
+    return tensors;
+}
+
 operator_desc operator_desc_field(operator_type type, const json& d, const at& where) {
     auto in = [&] { return tensor_desc(require(d, where, "InputTensor"), where / "InputTensor"); };
     auto out = [&] { return tensor_desc(require(d, where, "OutputTensor"), where / "OutputTensor"); };
@@ -324,6 +341,18 @@ operator_desc operator_desc_field(operator_type type, const json& d, const at& w
     };
     const std::initializer_list<std::string_view> depth_space_keys = {"InputTensor", "OutputTensor", "BlockSize"};
     switch (type) {
+    case operator_type::join: { // DxDispatch: InputCount is a required field, not derived
+        only_keys(d, where, {"InputCount", "InputTensors", "OutputTensor", "Axis"});
+        join_desc j{tensor_array(d, where, "InputTensors", "InputCount"), out(), 0};
+        j.axis = integer<std::uint32_t>(require(d, where, "Axis"), where / "Axis");
+        return j;
+    }
+    case operator_type::split: {
+        only_keys(d, where, {"InputTensor", "OutputCount", "OutputTensors", "Axis"});
+        split_desc s{in(), tensor_array(d, where, "OutputTensors", "OutputCount"), 0};
+        s.axis = integer<std::uint32_t>(require(d, where, "Axis"), where / "Axis");
+        return s;
+    }
     case operator_type::depth_to_space:
         only_keys(d, where, depth_space_keys);
         return depth_to_space_desc{in(), out(), block()};
@@ -898,15 +927,49 @@ command command_field(const model& m, const json& c, const at& where, const path
         if (it == m.dispatchables.end()) (where / "dispatchable").fail(fmt::format("no dispatchable named '{}'", d.dispatchable));
         const at wb = where / "bindings";
         const json& b = object(require(c, where, "bindings"), wb);
-        const auto [in_name, out_name] = tensor_names(it->second.desc);
-        only_keys(b, wb, {in_name, out_name});
-        d.input = binding(require(b, wb, in_name), wb / in_name);
-        d.output = binding(require(b, wb, out_name), wb / out_name);
-        const resource& in = resource_named(m, d.input, wb / in_name);
-        const resource& out = resource_named(m, d.output, wb / out_name);
-        if (auto why = validate(it->second.desc, in.bytes(), out.bytes(), level))
-            where.fail(fmt::format("dispatch of '{}' with {} '{}' ({} bytes) and {} '{}' ({} bytes): {}", d.dispatchable,
-                                   in_name, d.input, in.size_in_bytes, out_name, d.output, out.size_in_bytes, *why));
+        const operator_desc& desc = it->second.desc;
+        if (binds_tensor_arrays(type_of(desc))) {
+            // One bind point per field: an array field (JOIN's InputTensors, SPLIT's OutputTensors)
+            // takes a JSON array with one binding per tensor.
+            const bool is_join = type_of(desc) == operator_type::join;
+            const std::string_view array_field = is_join ? "InputTensors" : "OutputTensors";
+            const std::string_view one_field = is_join ? "OutputTensor" : "InputTensor";
+            const std::size_t count = (is_join ? inputs_of(desc) : outputs_of(desc)).size();
+            only_keys(b, wb, {array_field, one_field});
+            const json& a = require(b, wb, array_field);
+            const at wa = wb / array_field;
+            if (!a.is_array()) wa.fail("expected an array of bindings, one per tensor, got " + shown(a));
+            if (a.size() != count) wa.fail(fmt::format("binds {} resources; {} has {} tensors", a.size(), array_field, count));
+            std::vector<std::string> parts;
+            for (std::size_t k = 0; k < a.size(); ++k) {
+                parts.push_back(binding(a[k], wa[k]));
+                resource_named(m, parts.back(), wa[k]);
+            }
+            const std::string one = binding(require(b, wb, one_field), wb / one_field);
+            resource_named(m, one, wb / one_field);
+            d.inputs = is_join ? parts : std::vector<std::string>{one};
+            d.outputs = is_join ? std::vector<std::string>{one} : parts;
+        } else {
+            const auto [in_name, out_name] = tensor_names(desc);
+            only_keys(b, wb, {in_name, out_name});
+            d.inputs = {binding(require(b, wb, in_name), wb / in_name)};
+            d.outputs = {binding(require(b, wb, out_name), wb / out_name)};
+            resource_named(m, d.inputs[0], wb / in_name);
+            resource_named(m, d.outputs[0], wb / out_name);
+        }
+        std::vector<std::span<const std::byte>> in_spans;
+        std::vector<std::span<std::byte>> out_spans;
+        for (const auto& name : d.inputs) in_spans.push_back(m.resources.find(name)->second.bytes());
+        for (const auto& name : d.outputs) out_spans.push_back(m.resources.find(name)->second.bytes());
+        if (auto why = validate(desc, in_spans, out_spans, level)) {
+            std::string bound;
+            const auto ins = inputs_of(desc), outs = outputs_of(desc);
+            for (std::size_t k = 0; k < ins.size(); ++k)
+                bound += fmt::format("{}{} '{}' ({} bytes)", bound.empty() ? "" : " and ", ins[k].field, d.inputs[k], in_spans[k].size());
+            for (std::size_t k = 0; k < outs.size(); ++k)
+                bound += fmt::format(" and {} '{}' ({} bytes)", outs[k].field, d.outputs[k], out_spans[k].size());
+            where.fail(fmt::format("dispatch of '{}' with {}: {}", d.dispatchable, bound, *why));
+        }
         return d;
     }
     if (lower(type) == "print") {
@@ -1184,7 +1247,21 @@ void run(model& m, const run_options& options) {
     for (std::size_t i = 0; i < m.commands.size(); ++i) {
         const command& c = m.commands[i];
         if (const auto* d = std::get_if<dispatch_command>(&c)) {
-            execute(m.dispatchables.at(d->dispatchable).desc, m.resources.at(d->input).bytes(), m.resources.at(d->output).bytes());
+            const operator_desc& desc = m.dispatchables.at(d->dispatchable).desc;
+            if (binds_tensor_arrays(type_of(desc))) {
+                // The executor takes one input and one output buffer: tensor arrays run on the reference.
+                if (options.execute)
+                    throw model_error(fmt::format("{}: the dispatch of '{}' binds tensor arrays; the chosen executor takes one "
+                                                  "input and one output buffer (only the CPU reference runs {})",
+                                                  m.file.string(), d->dispatchable, to_string(type_of(desc))));
+                std::vector<std::span<const std::byte>> ins;
+                std::vector<std::span<std::byte>> outs;
+                for (const auto& name : d->inputs) ins.push_back(m.resources.at(name).bytes());
+                for (const auto& name : d->outputs) outs.push_back(m.resources.at(name).bytes());
+                dmlref::execute(desc, ins, outs, options.level);
+            } else {
+                execute(desc, m.resources.at(d->inputs[0]).bytes(), m.resources.at(d->outputs[0]).bytes());
+            }
         } else if (const auto* p = std::get_if<print_command>(&c)) {
             if (options.log) {
                 *options.log << "Resource '" << p->resource << "':" << (p->verbose ? "\n" : " ");
@@ -1262,8 +1339,20 @@ json scalar_json(data_type type, const scalar_union& u) {
 }
 
 json desc_json(const operator_desc& desc) {
+    if (const auto* j = std::get_if<join_desc>(&desc)) {
+        json inputs = json::array();
+        for (const auto& t : j->input_tensors) inputs.push_back(tensor_json(t));
+        return {{"InputCount", j->input_tensors.size()}, {"InputTensors", inputs}, {"OutputTensor", tensor_json(j->output_tensor)},
+                {"Axis", j->axis}};
+    }
+    if (const auto* s = std::get_if<split_desc>(&desc)) {
+        json outputs = json::array();
+        for (const auto& t : s->output_tensors) outputs.push_back(tensor_json(t));
+        return {{"InputTensor", tensor_json(s->input_tensor)}, {"OutputCount", s->output_tensors.size()},
+                {"OutputTensors", outputs}, {"Axis", s->axis}};
+    }
     return std::visit(
-        [](const auto& d) {
+        dmlref::single_tensor_only{"the model writer", [](const auto& d) {
             using D = std::remove_cvref_t<decltype(d)>;
             const auto [in_name, out_name] = tensor_names(operator_desc(d));
             json j = {{in_name, tensor_json(d.input_tensor)}, {out_name, tensor_json(d.output_tensor)}};
@@ -1307,7 +1396,7 @@ json desc_json(const operator_desc& desc) {
                 else j["InterpolationMode"] = mode;
             }
             return j;
-        },
+        }},
         desc);
 }
 
@@ -1341,7 +1430,7 @@ std::string dispatchable_json(const operator_desc& desc) { return dispatchable_o
 
 std::string single_operator_model(const operator_desc& desc, std::uint64_t output_values, std::string_view input_path,
                                   std::string_view output_path) {
-    const data_type out_type = std::visit([](const auto& d) { return d.output_tensor.data_type; }, desc);
+    const data_type out_type = std::visit(dmlref::single_tensor_only{"the model writer", [](const auto& d) { return d.output_tensor.data_type; }}, desc);
     const auto [in_name, out_name] = tensor_names(desc);
     const json model = {
         {"resources",

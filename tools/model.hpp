@@ -62,8 +62,8 @@ struct dispatchable {
 
 struct dispatch_command {
     std::string dispatchable;
-    std::string input;  ///< resource bound to InputTensor
-    std::string output; ///< resource bound to OutputTensor
+    std::vector<std::string> inputs;  ///< resources bound to the input tensors, in binding order (inputs_of)
+    std::vector<std::string> outputs; ///< resources bound to the output tensors, in binding order (outputs_of)
 };
 struct print_command {
     std::string resource;

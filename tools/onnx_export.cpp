@@ -219,9 +219,13 @@ std::variant<node_plan, std::string> plan_slice(const buffer_tensor_desc& in, co
 }
 
 std::variant<node_plan, std::string> plan_of(const operator_desc& desc) {
-    const buffer_tensor_desc& in = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.input_tensor; }, desc);
+    if (binds_tensor_arrays(type_of(desc)))
+        return fmt::format("{} (the ONNX export writes nodes of one input and one output; Concat and Split are not "
+                           "exported yet)",
+                           to_string(type_of(desc)));
+    const buffer_tensor_desc& in = inputs_of(desc).front().desc();
     auto op = std::visit(
-        [&](const auto& d) -> std::variant<node_plan, std::string> {
+        dmlref::single_tensor_only{"the ONNX export", [&](const auto& d) -> std::variant<node_plan, std::string> {
             using D = std::decay_t<decltype(d)>;
             if constexpr (std::is_same_v<D, padding1_desc>) {
                 const auto value = dmlref::detail::padding1_value(d.output_tensor.data_type, d.padding_value);
@@ -267,7 +271,7 @@ std::variant<node_plan, std::string> plan_of(const operator_desc& desc) {
                 }
                 return p;
             }
-        },
+        }},
         desc);
     if (std::holds_alternative<std::string>(op) || std::get<node_plan>(op).data_tensor) return op;
     if (is_broadcast(in)) return std::string("broadcast input (a stride of 0: a node test's input is a packed tensor)");
@@ -394,7 +398,7 @@ nlohmann::json json_scalar(const npy::array& a) {
 //                  "axes", "steps"}; Expand {"shape"}
 //   input_names    the graph inputs in order (input_K.pb is the K-th)
 std::string case_json(const node_plan& p, const operator_desc& desc, const npy::array& data, const npy::array& output) {
-    const buffer_tensor_desc& out = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.output_tensor; }, desc);
+    const buffer_tensor_desc& out = outputs_of(desc).front().desc();
     nlohmann::ordered_json j;
     j["onnx_op"] = p.op_type;
     j["opset"] = p.opset;
@@ -441,8 +445,8 @@ std::optional<std::string> export_case(const fs::path& dir, const operator_desc&
         return *why;
     }
     const node_plan& p = std::get<node_plan>(planned);
-    const buffer_tensor_desc& in = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.input_tensor; }, desc);
-    const buffer_tensor_desc& out = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.output_tensor; }, desc);
+    const buffer_tensor_desc& in = inputs_of(desc).front().desc();
+    const buffer_tensor_desc& out = outputs_of(desc).front().desc();
 
     // The expected output: the desc itself on the reference, its elements gathered in C order.
     std::vector<std::byte> out_buffer(static_cast<std::size_t>(out.total_tensor_size_in_bytes));

@@ -457,7 +457,7 @@ loaded_test load_node_test(const fs::path& model_path) {
     std::error_code error;
     if (fs::exists(data_set / "output_0.pb", error)) {
         test.expected = read_tensor_file(data_set / "output_0.pb", read_limit());
-        const buffer_tensor_desc& out = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.output_tensor; }, test.desc);
+        const buffer_tensor_desc& out = outputs_of(test.desc).front().desc();
         const std::vector<std::uint64_t> shape(out.sizes.begin(), out.sizes.end());
         if (test.expected->type != out.data_type || test.expected->shape != shape)
             throw validation_error(fmt::format("{}: holds {} {{{}}}; node 0 ({}) gives {} {{{}}}", (data_set / "output_0.pb").string(),
@@ -473,10 +473,10 @@ namespace {
 /// failure to load.
 bool run_one(const fs::path& folder, bool write_expected, bool quiet, std::ostream& out, npy::temporary_observer on_temporary) {
     const loaded_test t = load_node_test(folder / "model.onnx");
-    const buffer_tensor_desc& o = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.output_tensor; }, t.desc);
+    const buffer_tensor_desc& o = outputs_of(t.desc).front().desc();
     std::vector<std::byte> result(static_cast<std::size_t>(calc_buffer_tensor_size(o)));
     std::vector<std::byte> input(t.input.data); // bound as a dispatch binds it: TotalTensorSizeInBytes, rounded up to 4
-    const buffer_tensor_desc& i = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.input_tensor; }, t.desc);
+    const buffer_tensor_desc& i = inputs_of(t.desc).front().desc();
     input.resize(std::max(input.size(), static_cast<std::size_t>(i.total_tensor_size_in_bytes)));
     dmlref::execute(t.desc, input, result);
     result.resize(static_cast<std::size_t>(element_count(o.sizes) * element_size(o.data_type)));

@@ -184,6 +184,8 @@ inline operator_desc realize(const recipe& r) {
     const buffer_tensor_desc in = make_buffer_tensor_desc(r.type, r.in);
     const buffer_tensor_desc out = make_buffer_tensor_desc(r.type, output_sizes(r));
     switch (r.op) {
+    case operator_type::join:
+    case operator_type::split: dmlref::detail::refuse_tensor_array(r.op, "the DirectML parity cases");
     case operator_type::depth_to_space: return depth_to_space_desc{in, out, r.block};
     case operator_type::depth_to_space1: return depth_to_space1_desc{in, out, r.block, r.order};
     case operator_type::space_to_depth: return space_to_depth_desc{in, out, r.block};
@@ -378,10 +380,10 @@ inline recipe neutral_recipe(rng_t& rng, operator_type op, data_type type, std::
 // ---- layouts ------------------------------------------------------------------------------------
 
 inline buffer_tensor_desc& input_ref(operator_desc& d) {
-    return std::visit([](auto& x) -> buffer_tensor_desc& { return x.input_tensor; }, d);
+    return std::visit(dmlref::single_tensor_only{"the DirectML parity cases", [](auto& x) -> buffer_tensor_desc& { return x.input_tensor; }}, d);
 }
 inline buffer_tensor_desc& output_ref(operator_desc& d) {
-    return std::visit([](auto& x) -> buffer_tensor_desc& { return x.output_tensor; }, d);
+    return std::visit(dmlref::single_tensor_only{"the DirectML parity cases", [](auto& x) -> buffer_tensor_desc& { return x.output_tensor; }}, d);
 }
 inline buffer_tensor_desc& tensor_ref(operator_desc& d, bool output) { return output ? output_ref(d) : input_ref(d); }
 inline const buffer_tensor_desc& tensor_ref(const operator_desc& d, bool output) {
@@ -553,7 +555,7 @@ inline bool any_op(operator_type) { return true; }
 /// The op's per-axis arrays with the value a new entry gets: f(name, vector, filler).
 template <class Desc, class F> void for_each_array(Desc& d, F f) {
     std::visit(
-        [&](auto& x) {
+        dmlref::single_tensor_only{"the DirectML parity cases", [&](auto& x) {
             using D = std::remove_cvref_t<decltype(x)>;
             if constexpr (std::is_same_v<D, slice_desc>) {
                 f("Offsets", x.offsets, std::uint32_t{0});
@@ -567,7 +569,7 @@ template <class Desc, class F> void for_each_array(Desc& d, F f) {
                 f("StartPadding", x.start_padding, std::uint32_t{0});
                 f("EndPadding", x.end_padding, std::uint32_t{0});
             }
-        },
+        }},
         d);
 }
 
@@ -583,28 +585,28 @@ inline std::vector<std::string> array_names(operator_type op) {
 }
 
 inline std::uint32_t* block_size_ref(operator_desc& d) {
-    return std::visit([](auto& x) -> std::uint32_t* {
+    return std::visit(dmlref::single_tensor_only{"the DirectML parity cases", [](auto& x) -> std::uint32_t* {
         if constexpr (requires { x.block_size; }) return &x.block_size;
         else return nullptr;
-    }, d);
+    }}, d);
 }
 inline depth_space_order* order_ref(operator_desc& d) {
-    return std::visit([](auto& x) -> depth_space_order* {
+    return std::visit(dmlref::single_tensor_only{"the DirectML parity cases", [](auto& x) -> depth_space_order* {
         if constexpr (requires { x.order; }) return &x.order;
         else return nullptr;
-    }, d);
+    }}, d);
 }
 inline padding_mode* mode_ref(operator_desc& d) {
-    return std::visit([](auto& x) -> padding_mode* {
+    return std::visit(dmlref::single_tensor_only{"the DirectML parity cases", [](auto& x) -> padding_mode* {
         if constexpr (requires { x.padding_mode; }) return &x.padding_mode;
         else return nullptr;
-    }, d);
+    }}, d);
 }
 inline std::vector<std::uint32_t>* pads_ref(operator_desc& d, bool end) {
-    return std::visit([end](auto& x) -> std::vector<std::uint32_t>* {
+    return std::visit(dmlref::single_tensor_only{"the DirectML parity cases", [end](auto& x) -> std::vector<std::uint32_t>* {
         if constexpr (requires { x.start_padding; }) return end ? &x.end_padding : &x.start_padding;
         else return nullptr;
-    }, d);
+    }}, d);
 }
 
 /// Raises the base's TotalTensorSizeInBytes so that the mutated tensor fits it too, as far as
@@ -1448,7 +1450,7 @@ inline void add_slice_classes(class_table& t) {
             built b = change(layouts(rng, r), name);
             std::int64_t before = 0;
             std::visit(
-                [&](auto& x) {
+                dmlref::single_tensor_only{"the DirectML parity cases", [&](auto& x) {
                     using D = std::remove_cvref_t<decltype(x)>;
                     if constexpr (std::is_same_v<D, slice_desc>) {
                         auto& v = c.field == "Offsets" ? x.offsets : c.field == "Sizes" ? x.sizes : x.strides;
@@ -1464,7 +1466,7 @@ inline void add_slice_classes(class_table& t) {
                             v[k] = static_cast<std::uint32_t>(value);
                         }
                     }
-                },
+                }},
                 b.desc);
             b.detail = fmt::format("axis {} (InputTensor.Sizes[{}] = {}): {} -> {}", k, k, r.in[k], before, value);
             return b;

@@ -272,10 +272,10 @@ inline operator_desc random_desc(rng_t& rng, std::size_t index) {
 }
 
 inline const buffer_tensor_desc& input_of(const operator_desc& d) {
-    return std::visit([](const auto& x) -> const buffer_tensor_desc& { return x.input_tensor; }, d);
+    return inputs_of(d).front().desc();
 }
 inline const buffer_tensor_desc& output_of(const operator_desc& d) {
-    return std::visit([](const auto& x) -> const buffer_tensor_desc& { return x.output_tensor; }, d);
+    return outputs_of(d).front().desc();
 }
 
 inline std::vector<std::byte> random_bytes(rng_t& rng, std::uint64_t count) {

@@ -105,19 +105,25 @@ public:
             return;
         }
         case kind::spatial_block: return visit((c[2] % block_) * block_ + c[3] % block_);
+        case kind::parts: { // id k: part k, whose window on the axis holds the coordinate
+            std::uint32_t k = 0;
+            while (k + 1 < high_.size() && c[block_] >= high_[k]) ++k;
+            return visit(k);
+        }
         case kind::channel_block:
             // DEPTH_COLUMN_ROW: channel = (bh * B + bw) * C + c; COLUMN_ROW_DEPTH: channel = c * B * B + bh * B + bw.
             return visit(column_row_depth_ ? c[1] % (block_ * block_) : c[1] / channels_);
         }
     }
     std::string name(std::uint32_t id) const {
+        if (kind_ == kind::parts) return fmt::format(fmt::runtime(low_name_), id);
         if (kind_ != kind::borders) return fmt::format("block offset ({}, {})", id / block_, id % block_);
         if (id == 0) return std::string(interior_);
         return fmt::format(fmt::runtime(id % 2 == 1 ? low_name_ : high_name_), (id - 1) / 2);
     }
 
 private:
-    enum class kind { borders, spatial_block, channel_block };
+    enum class kind { borders, spatial_block, channel_block, parts };
 
     template <class D> void setup(const D& d) {
         if constexpr (std::is_same_v<D, padding_desc> || std::is_same_v<D, padding1_desc>) {
@@ -171,6 +177,19 @@ private:
             low_name_ = "(none) axis {}";
             high_name_ = "repeated tiles along axis {}";
             interior_ = "first tile";
+        } else if constexpr (std::is_same_v<D, join_desc> || std::is_same_v<D, split_desc>) {
+            // One region per part: JOIN's output by the input each element came from; SPLIT's
+            // outputs laid end to end along Axis (its InputTensor's sizes) by the output.
+            kind_ = kind::parts;
+            block_ = d.axis; // the axis the parts lie along
+            std::uint32_t end = 0;
+            if constexpr (std::is_same_v<D, join_desc>) {
+                for (const auto& t : d.input_tensors) high_.push_back(end += t.sizes[d.axis]);
+                low_name_ = "InputTensors[{}]";
+            } else {
+                for (const auto& t : d.output_tensors) high_.push_back(end += t.sizes[d.axis]);
+                low_name_ = "OutputTensors[{}]";
+            }
         } else if constexpr (std::is_same_v<D, upsample_2d_desc>) {
             // The first and last coordinate of each axis: a wrong scale or extent shows at the edges.
             for (std::uint32_t s : d.output_tensor.sizes) {
@@ -198,9 +217,10 @@ private:
 } // namespace detail
 
 /// Compares two packed row-major tensors of `sizes` bit for bit. `op`, when given, is the
-/// operator whose output these are (its OutputTensor.Sizes must equal `sizes`): the report then
-/// counts mismatches per region of that output. Throws validation_error when a buffer's length
-/// does not match `sizes`.
+/// operator whose output these are (its OutputTensor.Sizes must equal `sizes`; for SPLIT, its
+/// outputs laid end to end along Axis, of its InputTensor's sizes): the report then counts
+/// mismatches per region of that output (per part for JOIN and SPLIT). Throws validation_error
+/// when a buffer's length does not match `sizes`.
 inline compare_report compare(data_type type, std::span<const std::uint32_t> sizes, std::span<const std::byte> expected,
                               std::span<const std::byte> actual, compare_options options = {},
                               const operator_desc* op = nullptr) {
@@ -216,10 +236,13 @@ inline compare_report compare(data_type type, std::span<const std::uint32_t> siz
             throw validation_error(fmt::format("compare: the {} buffer has {} bytes; {} elements of {} need {}", name,
                                                buffer.size(), count, to_string(type), *needed));
     if (op) {
-        const auto out = std::visit([](const auto& d) { return d.output_tensor.sizes; }, *op);
+        // SPLIT's outputs are compared laid end to end along Axis: its InputTensor's sizes.
+        const auto* split = std::get_if<split_desc>(op);
+        const auto out = split ? split->input_tensor.sizes : outputs_of(*op).front().desc().sizes;
         if (!std::equal(out.begin(), out.end(), sizes.begin(), sizes.end()))
-            throw validation_error(fmt::format("compare: the sizes {} differ from {}'s OutputTensor.Sizes {}",
-                                               fmt::join(sizes, ","), dmlref::to_string(type_of(*op)), fmt::join(out, ",")));
+            throw validation_error(fmt::format("compare: the sizes {} differ from {}'s {}.Sizes {}", fmt::join(sizes, ","),
+                                               dmlref::to_string(type_of(*op)), split ? "InputTensor" : "OutputTensor",
+                                               fmt::join(out, ",")));
         if (auto why = validate(*op)) throw validation_error("compare: " + *why);
     }
 
@@ -272,8 +295,12 @@ inline compare_report compare(data_type type, std::span<const std::uint32_t> siz
                 ranges.push_back({j, j});
         }
     }
-    if (op)
-        for (mismatch& m : r.first) m.source = textbook::source_of(*op, m.coordinates);
+    if (op) {
+        // SPLIT's outputs are compared laid end to end: a coordinate of the whole is the input's own.
+        for (mismatch& m : r.first)
+            m.source = std::holds_alternative<split_desc>(*op) ? textbook::source{textbook::source_kind::input, m.coordinates, 0}
+                                                               : textbook::source_of(*op, m.coordinates);
+    }
     for (const auto& [id, counts] : per_region) r.regions.push_back({regions->name(id), counts.first, counts.second});
     std::stable_sort(r.regions.begin(), r.regions.end(),
                      [](const region_count& x, const region_count& y) { return x.mismatches > y.mismatches; });

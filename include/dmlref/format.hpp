@@ -151,10 +151,19 @@ inline std::string to_string(const operator_desc& desc) {
     return std::visit(
         [](const auto& d) {
             using D = std::remove_cvref_t<decltype(d)>;
-            constexpr bool gradient = std::is_same_v<D, slice_grad_desc>; // DirectML's names for its tensors
-            std::string text = fmt::format("{} {{{}: {}, {}: {}", to_string(D::type),
-                                           gradient ? "InputGradientTensor" : "InputTensor", to_string(d.input_tensor),
-                                           gradient ? "OutputGradientTensor" : "OutputTensor", to_string(d.output_tensor));
+            std::string text = fmt::format("{} {{", to_string(D::type));
+            if constexpr (std::is_same_v<D, join_desc>) {
+                text += fmt::format("InputCount: {}, ", d.input_tensors.size());
+                for (const auto& t : inputs_of(d)) text += fmt::format("{}: {}, ", t.field, to_string(t.desc()));
+                text += fmt::format("OutputTensor: {}, Axis: {}", to_string(d.output_tensor), d.axis);
+            } else if constexpr (std::is_same_v<D, split_desc>) {
+                text += fmt::format("InputTensor: {}, OutputCount: {}", to_string(d.input_tensor), d.output_tensors.size());
+                for (const auto& t : outputs_of(d)) text += fmt::format(", {}: {}", t.field, to_string(t.desc()));
+                text += fmt::format(", Axis: {}", d.axis);
+            } else { // DirectML's names for the tensors (InputGradientTensor for SLICE_GRAD)
+                text += fmt::format("{}: {}, {}: {}", inputs_of(d).front().field, to_string(d.input_tensor),
+                                    outputs_of(d).front().field, to_string(d.output_tensor));
+            }
             if constexpr (requires { d.block_size; }) text += fmt::format(", BlockSize: {}", d.block_size);
             if constexpr (requires { d.order; }) text += fmt::format(", Order: {}", to_string(d.order));
             if constexpr (std::is_same_v<D, slice_desc>)
@@ -202,7 +211,8 @@ concept desc_struct = std::is_same_v<T, depth_to_space_desc> || std::is_same_v<T
                       std::is_same_v<T, slice_desc> || std::is_same_v<T, slice1_desc> ||
                       std::is_same_v<T, padding_desc> || std::is_same_v<T, padding1_desc> ||
                       std::is_same_v<T, element_wise_identity_desc> || std::is_same_v<T, slice_grad_desc> ||
-                      std::is_same_v<T, tile_desc> || std::is_same_v<T, upsample_2d_desc>;
+                      std::is_same_v<T, tile_desc> || std::is_same_v<T, upsample_2d_desc> ||
+                      std::is_same_v<T, join_desc> || std::is_same_v<T, split_desc>;
 } // namespace detail
 
 } // namespace dmlref

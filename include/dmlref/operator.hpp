@@ -16,6 +16,7 @@
 #include <limits>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -26,6 +27,7 @@
 #include "error.hpp"
 #include "ops/depth_space.hpp"
 #include "ops/identity.hpp"
+#include "ops/join_split.hpp"
 #include "ops/padding.hpp"
 #include "ops/slice.hpp"
 #include "ops/slice_grad.hpp"
@@ -39,6 +41,8 @@ namespace dmlref {
 enum class operator_type : std::uint32_t {
     element_wise_identity = 1,
     slice = 60,
+    split = 62,
+    join = 63,
     padding = 64,
     space_to_depth = 68,
     depth_to_space = 69,
@@ -214,10 +218,142 @@ struct upsample_2d_desc {
     dmlref::interpolation_mode interpolation_mode = interpolation_mode::nearest_neighbor;
 };
 
+/// DML_JOIN_OPERATOR_DESC; InputCount is input_tensors.size().
+struct join_desc {
+    static constexpr operator_type type = operator_type::join;
+    std::vector<buffer_tensor_desc> input_tensors;
+    buffer_tensor_desc output_tensor;
+    std::uint32_t axis = 0;
+};
+
+/// DML_SPLIT_OPERATOR_DESC; OutputCount is output_tensors.size().
+struct split_desc {
+    static constexpr operator_type type = operator_type::split;
+    buffer_tensor_desc input_tensor;
+    std::vector<buffer_tensor_desc> output_tensors;
+    std::uint32_t axis = 0;
+};
+
 /// Any of the operator descs.
 using operator_desc = std::variant<depth_to_space_desc, depth_to_space1_desc, space_to_depth_desc,
                                    space_to_depth1_desc, slice_desc, slice1_desc, padding_desc, padding1_desc,
-                                   element_wise_identity_desc, slice_grad_desc, tile_desc, upsample_2d_desc>;
+                                   element_wise_identity_desc, slice_grad_desc, tile_desc, upsample_2d_desc, join_desc,
+                                   split_desc>;
+
+/// One tensor that a desc binds: its field as DirectML names it ("InputTensor", "InputTensors[2]",
+/// "OutputGradientTensor") and its desc, which the operator desc owns.
+struct bound_tensor {
+    std::string field;
+    const buffer_tensor_desc* tensor = nullptr;
+
+    const buffer_tensor_desc& desc() const noexcept { return *tensor; }
+};
+
+/// Whether a desc binds exactly one input and one output (every operator but JOIN and SPLIT).
+template <class Desc>
+inline constexpr bool is_single_tensor_desc_v = requires(const Desc& d) {
+    d.input_tensor;
+    d.output_tensor;
+};
+
+/// Whether the operator binds several tensors on one side (JOIN's inputs, SPLIT's outputs), which a
+/// consumer written for one input and one output must refuse.
+constexpr bool binds_tensor_arrays(operator_type type) noexcept {
+    return type == operator_type::join || type == operator_type::split;
+}
+
+/// The desc's input tensors in DirectML's binding order (the order of the desc's fields, array
+/// entries in order): a tool binds one buffer to each.
+template <class Desc>
+    requires(!std::is_same_v<Desc, operator_desc>)
+std::vector<bound_tensor> inputs_of(const Desc& d) {
+    if constexpr (std::is_same_v<Desc, join_desc>) {
+        std::vector<bound_tensor> tensors;
+        for (std::size_t k = 0; k < d.input_tensors.size(); ++k)
+            tensors.push_back({detail::part_field("InputTensors", k), &d.input_tensors[k]});
+        return tensors;
+    } else if constexpr (std::is_same_v<Desc, slice_grad_desc>) {
+        return {{"InputGradientTensor", &d.input_tensor}};
+    } else {
+        return {{"InputTensor", &d.input_tensor}};
+    }
+}
+
+/// The desc's output tensors in DirectML's binding order.
+template <class Desc>
+    requires(!std::is_same_v<Desc, operator_desc>)
+std::vector<bound_tensor> outputs_of(const Desc& d) {
+    if constexpr (std::is_same_v<Desc, split_desc>) {
+        std::vector<bound_tensor> tensors;
+        for (std::size_t k = 0; k < d.output_tensors.size(); ++k)
+            tensors.push_back({detail::part_field("OutputTensors", k), &d.output_tensors[k]});
+        return tensors;
+    } else if constexpr (std::is_same_v<Desc, slice_grad_desc>) {
+        return {{"OutputGradientTensor", &d.output_tensor}};
+    } else {
+        return {{"OutputTensor", &d.output_tensor}};
+    }
+}
+
+/// inputs_of() of whichever desc `desc` holds.
+inline std::vector<bound_tensor> inputs_of(const operator_desc& desc) {
+    return std::visit([](const auto& d) { return inputs_of(d); }, desc);
+}
+
+/// outputs_of() of whichever desc `desc` holds.
+inline std::vector<bound_tensor> outputs_of(const operator_desc& desc) {
+    return std::visit([](const auto& d) { return outputs_of(d); }, desc);
+}
+
+constexpr std::string_view to_string(operator_type type) noexcept;
+
+namespace detail {
+[[noreturn]] inline void refuse_tensor_array(operator_type type, std::string_view consumer) {
+    throw validation_error(std::string(to_string(type))
+                               .append(": ")
+                               .append(consumer)
+                               .append(" takes one input and one output tensor; it does not take ")
+                               .append(to_string(type))
+                               .append(" (a tensor array) yet"));
+}
+} // namespace detail
+
+/// A visitor for consumers written for one input and one output tensor: calls `f` with the desc, or
+/// throws validation_error for JOIN and SPLIT naming the operator and `consumer` ("the ONNX
+/// export"), so that no consumer takes a tensor array for one tensor.
+///   std::visit(single_tensor_only("the model writer", [](const auto& d) { ... }), desc);
+template <class F> struct single_tensor_only {
+    std::string_view consumer;
+    F f;
+
+    template <class D>
+    using first_like = std::conditional_t<std::is_const_v<std::remove_reference_t<D>>, const depth_to_space_desc&,
+                                          depth_to_space_desc&>;
+
+    template <class D> auto operator()(D&& d) const -> std::invoke_result_t<const F&, first_like<D>> {
+        using desc_t = std::remove_cvref_t<D>;
+        if constexpr (is_single_tensor_desc_v<desc_t>) {
+            return f(d);
+        } else {
+            detail::refuse_tensor_array(desc_t::type, consumer);
+        }
+    }
+};
+template <class F> single_tensor_only(std::string_view, F) -> single_tensor_only<F>;
+
+/// The data type that the desc moves: its input's (JOIN's output's; validation holds every tensor to
+/// it). Allocates nothing, as execute() does not.
+inline data_type data_type_of(const operator_desc& desc) noexcept {
+    return std::visit(
+        [](const auto& d) {
+            if constexpr (std::is_same_v<std::remove_cvref_t<decltype(d)>, join_desc>) {
+                return d.output_tensor.data_type; // InputCount may be 0; validation holds the inputs to it
+            } else {
+                return d.input_tensor.data_type;
+            }
+        },
+        desc);
+}
 
 /// The DML_OPERATOR_TYPE of a desc.
 inline operator_type type_of(const operator_desc& desc) noexcept {
@@ -239,6 +375,8 @@ constexpr std::string_view to_string(operator_type type) noexcept {
     case operator_type::slice_grad: return "SLICE_GRAD";
     case operator_type::tile: return "TILE";
     case operator_type::upsample_2d: return "UPSAMPLE_2D";
+    case operator_type::join: return "JOIN";
+    case operator_type::split: return "SPLIT";
     }
     return "UNKNOWN";
 }
@@ -289,7 +427,7 @@ constexpr std::optional<operator_type> parse_operator_type(std::string_view text
                             operator_type::depth_to_space, operator_type::slice1, operator_type::depth_to_space1,
                             operator_type::space_to_depth1, operator_type::padding1,
                             operator_type::element_wise_identity, operator_type::slice_grad, operator_type::tile,
-                            operator_type::upsample_2d})
+                            operator_type::upsample_2d, operator_type::join, operator_type::split})
         if (to_string(t) == text) return t;
     return std::nullopt;
 }
@@ -343,6 +481,11 @@ constexpr std::pair<std::uint32_t, std::uint32_t> dimension_count_range(operator
     case operator_type::slice_grad: return level >= feature_level::fl_3_1 ? std::pair{1u, 8u} : std::pair{4u, 5u};
     case operator_type::tile: return level >= feature_level::fl_3_1 ? std::pair{1u, 8u} : std::pair{4u, 4u};
     case operator_type::upsample_2d: return {4u, 5u};
+    case operator_type::join: // the op page's rows; the feature-level history says 8 at 3_1 (docs/operator-facts.md)
+        return level >= feature_level::fl_4_1 ? std::pair{1u, 8u}
+               : level >= feature_level::fl_3_0 ? std::pair{4u, 5u}
+                                                : std::pair{4u, 4u};
+    case operator_type::split: return level >= feature_level::fl_3_0 ? std::pair{1u, 8u} : std::pair{4u, 4u};
     default: return {4u, 4u}; // the four depth/space operators
     }
 }
@@ -358,6 +501,10 @@ constexpr bool supports_data_type(operator_type op, feature_level level, data_ty
         if (is_64_bit) return level >= feature_level::fl_4_1;
         return !is_8_bit || level >= feature_level::fl_2_1;
     case operator_type::slice1: return !is_64_bit || level >= feature_level::fl_4_1;
+    case operator_type::join:
+    case operator_type::split:
+        if (is_64_bit) return level >= feature_level::fl_4_1;
+        return !is_8_bit || level >= feature_level::fl_2_1;
     case operator_type::padding1: return true;
     case operator_type::element_wise_identity:
         if (is_64_bit) return level >= feature_level::fl_4_1;
@@ -677,6 +824,35 @@ inline std::optional<std::string> check_upsample_desc(const upsample_2d_desc& d,
     return std::nullopt;
 }
 
+/// JOIN's and SPLIT's rules: the level, each tensor's own rules, one DataType throughout, then
+/// check_parts on the layouts (at least one part, Axis, the sizes). `parts` are JOIN's inputs or
+/// SPLIT's outputs, `whole` the other side.
+inline std::optional<std::string> check_parts_desc(operator_type type, feature_level level,
+                                                   std::span<const buffer_tensor_desc> parts,
+                                                   const buffer_tensor_desc& whole, std::uint32_t axis,
+                                                   bool parts_are_outputs) {
+    const std::string_view op = to_string(type);
+    const std::string_view parts_field = parts_are_outputs ? "OutputTensors" : "InputTensors";
+    const std::string_view whole_field = parts_are_outputs ? "InputTensor" : "OutputTensor";
+    const std::string_view count_field = parts_are_outputs ? "OutputCount" : "InputCount";
+    if (!is_feature_level(level))
+        return detail::message("{}: feature level {:#x} is not one of DirectML's DML_FEATURE_LEVEL values (1_0 = "
+                               "0x1000 to 6_4 = 0x6400)",
+                               op, static_cast<std::uint32_t>(level));
+    if (parts.empty()) return detail::message("{}: {} is 0; it must be at least 1", op, count_field);
+    if (auto m = check_tensor(op, type, level, whole_field, whole, !parts_are_outputs)) return m;
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+        const std::string field = part_field(parts_field, k);
+        if (auto m = check_tensor(op, type, level, field, parts[k], parts_are_outputs)) return m;
+        if (parts[k].data_type != whole.data_type)
+            return detail::message("{}: {}.DataType {} differs from {}.DataType {}; they must match", op, field,
+                                   to_string(parts[k].data_type), whole_field, to_string(whole.data_type));
+    }
+    std::vector<layout> layouts(parts.size());
+    for (std::size_t k = 0; k < parts.size(); ++k) layouts[k] = layout_of(parts[k]);
+    return check_parts(op, layouts, layout_of(whole), axis, parts_are_outputs);
+}
+
 /// Every rule of one desc at one level, without buffers. The rules live in the functions above,
 /// which are not templates, so that the desc types share their code.
 template <class Desc> std::optional<std::string> check_desc(const Desc& d, feature_level level) {
@@ -695,6 +871,10 @@ template <class Desc> std::optional<std::string> check_desc(const Desc& d, featu
         return check_tile_desc(d, level);
     } else if constexpr (std::is_same_v<Desc, upsample_2d_desc>) {
         return check_upsample_desc(d, level);
+    } else if constexpr (std::is_same_v<Desc, join_desc>) {
+        return check_parts_desc(Desc::type, level, d.input_tensors, d.output_tensor, d.axis, false);
+    } else if constexpr (std::is_same_v<Desc, split_desc>) {
+        return check_parts_desc(Desc::type, level, d.output_tensors, d.input_tensor, d.axis, true);
     } else if constexpr (std::is_same_v<Desc, padding1_desc>) {
         return check_padding_desc(Desc::type, level, d.input_tensor, d.output_tensor, d.padding_mode,
                                   d.padding_value_data_type, d.start_padding, d.end_padding);
@@ -757,6 +937,7 @@ inline std::array<std::byte, 8> padding_v0_value(data_type type, float value) no
 /// layouts, or those of arrays of its Sizes laid out otherwise: the Python module's numpy arrays);
 /// pointers and width are left for the caller, the fill value set.
 template <class Desc>
+    requires is_single_tensor_desc_v<Desc>
 copy_plan plan_desc(const Desc& d, const layout& in, const layout& out, std::vector<std::ptrdiff_t>& tables) {
     const std::size_t dims = in.rank;
     if constexpr (is_depth_space_v<Desc>) {
@@ -800,8 +981,10 @@ copy_plan plan_desc(const Desc& d, const layout& in, const layout& out, std::vec
     }
 }
 
-/// The copy plan of a valid desc over its own layouts.
-template <class Desc> copy_plan plan_desc(const Desc& d, std::vector<std::ptrdiff_t>& tables) {
+/// The copy plan of a valid desc over its own layouts (JOIN and SPLIT have one plan per part: run_parts).
+template <class Desc>
+    requires is_single_tensor_desc_v<Desc>
+copy_plan plan_desc(const Desc& d, std::vector<std::ptrdiff_t>& tables) {
     return plan_desc(d, layout_of(d.input_tensor), layout_of(d.output_tensor), tables);
 }
 
@@ -834,6 +1017,46 @@ inline std::optional<std::string> check_buffers(std::string_view op, const buffe
     return std::nullopt;
 }
 
+/// The buffer rules over every binding of a desc: one buffer per tensor, each holding its
+/// TotalTensorSizeInBytes at the guaranteed alignment; no output buffer overlaps an input buffer or
+/// another output buffer (input buffers may share memory: they are only read).
+inline std::optional<std::string> check_bindings(std::string_view op, const std::vector<bound_tensor>& in_tensors,
+                                                 const std::vector<bound_tensor>& out_tensors,
+                                                 std::span<const std::span<const std::byte>> inputs,
+                                                 std::span<const std::span<std::byte>> outputs) {
+    if (inputs.size() != in_tensors.size())
+        return detail::message("{}: {} input buffers for {} input tensors; bind one buffer to each", op, inputs.size(),
+                               in_tensors.size());
+    if (outputs.size() != out_tensors.size())
+        return detail::message("{}: {} output buffers for {} output tensors; bind one buffer to each", op,
+                               outputs.size(), out_tensors.size());
+    std::vector<std::pair<const bound_tensor*, std::span<const std::byte>>> bound;
+    for (std::size_t k = 0; k < inputs.size(); ++k) bound.push_back({&in_tensors[k], inputs[k]});
+    for (std::size_t k = 0; k < outputs.size(); ++k) bound.push_back({&out_tensors[k], outputs[k]});
+    for (const auto& [t, buffer] : bound) {
+        const std::string& field = t->field;
+        if (buffer.size() < t->desc().total_tensor_size_in_bytes)
+            return detail::message("{}: the buffer bound to {} has {} bytes; {}.TotalTensorSizeInBytes is {}", op, field,
+                                   buffer.size(), field, t->desc().total_tensor_size_in_bytes);
+        const auto address = reinterpret_cast<std::uintptr_t>(buffer.data());
+        if (const std::uint32_t a = t->desc().guaranteed_base_offset_alignment; a != 0 && address % a != 0)
+            return detail::message("{}: the buffer bound to {} starts at {:#x}, which is not a multiple of "
+                                   "{}.GuaranteedBaseOffsetAlignment = {}",
+                                   op, field, address, field, a);
+    }
+    for (std::size_t o = inputs.size(); o < bound.size(); ++o) // each output against everything before it
+        for (std::size_t k = 0; k < o; ++k) {
+            const auto a = bound[k].second, b = bound[o].second;
+            const auto a_first = reinterpret_cast<std::uintptr_t>(a.data()), b_first = reinterpret_cast<std::uintptr_t>(b.data());
+            if (!a.empty() && !b.empty() && a_first < b_first + b.size() && b_first < a_first + a.size())
+                return detail::message("{}: the buffer bound to {} [{:#x}, +{}) and the buffer bound to {} [{:#x}, +{}) "
+                                       "overlap; dmlref does not run in place",
+                                       op, bound[k].first->field, a_first, a.size(), bound[o].first->field, b_first,
+                                       b.size());
+        }
+    return std::nullopt;
+}
+
 } // namespace detail
 
 /// Whether DirectML at `level` accepts `desc`: nullopt when it does, else the reason (the message
@@ -856,12 +1079,34 @@ DMLREF_FUNC std::optional<std::string> validate(const operator_desc& desc, std::
     return std::visit(
         [&](const auto& d) -> std::optional<std::string> {
             if (auto m = detail::check_desc(d, level)) return m;
-            if constexpr (std::is_same_v<std::remove_cvref_t<decltype(d)>, slice_grad_desc>)
+            using desc_t = std::remove_cvref_t<decltype(d)>;
+            if constexpr (!is_single_tensor_desc_v<desc_t>) {
+                const std::span<std::byte> out(const_cast<std::byte*>(output.data()), output.size()); // only compared
+                return detail::check_bindings(to_string(d.type), inputs_of(d), outputs_of(d),
+                                              std::span<const std::span<const std::byte>>(&input, 1),
+                                              std::span<const std::span<std::byte>>(&out, 1));
+            } else if constexpr (std::is_same_v<desc_t, slice_grad_desc>) { // names without allocating (test_allocation)
                 return detail::check_buffers(to_string(d.type), d.input_tensor, d.output_tensor, input, output,
                                              "InputGradientTensor", "OutputGradientTensor");
-            return detail::check_buffers(to_string(d.type), d.input_tensor, d.output_tensor, input, output);
+            } else {
+                return detail::check_buffers(to_string(d.type), d.input_tensor, d.output_tensor, input, output);
+            }
         },
         desc);
+}
+#else
+;
+#endif
+
+/// validate() plus the buffer rules over one buffer per tensor, in DirectML's binding order
+/// (inputs_of(desc), outputs_of(desc)): counts, sizes, alignment, no output overlapping another buffer.
+DMLREF_FUNC std::optional<std::string> validate(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
+                                                std::span<const std::span<std::byte>> outputs,
+                                                feature_level level = newest_feature_level)
+#if DMLREF_DEFINE_FUNCS
+{
+    if (auto m = validate(desc, level)) return m;
+    return detail::check_bindings(to_string(type_of(desc)), inputs_of(desc), outputs_of(desc), inputs, outputs);
 }
 #else
 ;
@@ -883,11 +1128,49 @@ namespace detail {
 inline copy_plan checked_plan(const operator_desc& desc, std::span<const std::byte> input, std::span<std::byte> output,
                               feature_level level, std::vector<std::ptrdiff_t>& tables) {
     throw_if(validate(desc, input, output, level));
-    copy_plan plan = std::visit([&](const auto& d) { return plan_desc(d, tables); }, desc);
+    copy_plan plan = std::visit(
+        [&](const auto& d) -> copy_plan {
+            if constexpr (is_single_tensor_desc_v<std::remove_cvref_t<decltype(d)>>) {
+                return plan_desc(d, tables);
+            } else {
+                throw std::logic_error("checked_plan: JOIN and SPLIT run one plan per part (execute_parts)");
+            }
+        },
+        desc);
     plan.input = input.data();
     plan.output = output.data();
-    plan.width = element_size(std::visit([](const auto& d) { return d.input_tensor.data_type; }, desc));
+    plan.width = element_size(data_type_of(desc));
     return plan;
+}
+
+/// JOIN and SPLIT over their buffers after every check: one copy per part (run_parts).
+inline void execute_parts(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
+                          std::span<const std::span<std::byte>> outputs, feature_level level) {
+    throw_if(validate(desc, inputs, outputs, level));
+    std::visit(
+        [&](const auto& d) {
+            using desc_t = std::remove_cvref_t<decltype(d)>;
+            if constexpr (std::is_same_v<desc_t, join_desc> || std::is_same_v<desc_t, split_desc>) {
+                constexpr bool is_split = std::is_same_v<desc_t, split_desc>;
+                const auto& parts = [&]() -> const std::vector<buffer_tensor_desc>& {
+                    if constexpr (is_split) return d.output_tensors; else return d.input_tensors;
+                }();
+                const buffer_tensor_desc& whole = [&]() -> const buffer_tensor_desc& {
+        if constexpr (is_split) return d.input_tensor; else return d.output_tensor;
+    }();
+                std::vector<layout> layouts(parts.size());
+                std::vector<std::byte*> part_at(parts.size()); // JOIN's inputs are only read (run_parts)
+                for (std::size_t k = 0; k < parts.size(); ++k) {
+                    layouts[k] = layout_of(parts[k]);
+                    part_at[k] = is_split ? outputs[k].data() : const_cast<std::byte*>(inputs[k].data());
+                }
+                std::byte* const whole_at = is_split ? const_cast<std::byte*>(inputs[0].data()) : outputs[0].data();
+                run_parts(layouts, part_at, layout_of(whole), whole_at, d.axis, is_split, element_size(whole.data_type));
+            } else {
+                throw std::logic_error("execute_parts: only JOIN and SPLIT bind tensor arrays");
+            }
+        },
+        desc);
 }
 } // namespace detail
 
@@ -899,8 +1182,29 @@ DMLREF_FUNC void execute(const operator_desc& desc, std::span<const std::byte> i
                          feature_level level = newest_feature_level)
 #if DMLREF_DEFINE_FUNCS
 {
+    if (binds_tensor_arrays(type_of(desc))) {
+        const std::span<std::byte> out = output;
+        return detail::execute_parts(desc, std::span<const std::span<const std::byte>>(&input, 1),
+                                     std::span<const std::span<std::byte>>(&out, 1), level);
+    }
     std::vector<std::ptrdiff_t> tables;
     detail::execute(detail::checked_plan(desc, input, output, level, tables));
+}
+#else
+;
+#endif
+
+/// Runs the operator over one buffer per tensor, in DirectML's binding order (inputs_of(desc),
+/// outputs_of(desc)): JOIN's InputTensors, SPLIT's OutputTensors. The same checks and guarantees
+/// as the one-buffer form, which is this with one buffer on each side.
+DMLREF_FUNC void execute(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
+                         std::span<const std::span<std::byte>> outputs, feature_level level = newest_feature_level)
+#if DMLREF_DEFINE_FUNCS
+{
+    if (binds_tensor_arrays(type_of(desc))) return detail::execute_parts(desc, inputs, outputs, level);
+    detail::throw_if(validate(desc, inputs, outputs, level));
+    std::vector<std::ptrdiff_t> tables;
+    detail::execute(detail::checked_plan(desc, inputs[0], outputs[0], level, tables));
 }
 #else
 ;

@@ -102,6 +102,7 @@ inline void execute(const copy_plan& plan, const execution_options& options) {
 /// execute() with `options`: the same checks, the same result, the rows split over threads.
 inline void execute(const operator_desc& desc, std::span<const std::byte> input, std::span<std::byte> output,
                     execution_options options, feature_level level = newest_feature_level) {
+    if (binds_tensor_arrays(type_of(desc))) return execute(desc, input, output, level); // one thread (run_parts)
     std::vector<std::ptrdiff_t> tables;
     detail::execute(detail::checked_plan(desc, input, output, level, tables), options);
 }

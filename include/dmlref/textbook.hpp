@@ -187,17 +187,18 @@ enum class source_kind {
 struct source {
     source_kind kind = source_kind::input;
     std::vector<std::uint32_t> coordinates; ///< the input coordinate; empty for the padding constant and zero
+    std::size_t input = 0;                  ///< which input: JOIN's InputTensors index; 0 for every other operator
 
     bool is_padding_constant() const noexcept { return kind == source_kind::padding_constant; }
     bool is_zero() const noexcept { return kind == source_kind::zero; }
     friend bool operator==(const source&, const source&) = default;
 };
 
-/// "input [0, 1, 0, 3]" or "the padding constant".
+/// "input [0, 1, 0, 3]", "InputTensors[2] [0, 1]" (a JOIN input after the first) or "the padding constant".
 inline std::string to_string(const source& s) {
     if (s.is_padding_constant()) return "the padding constant";
     if (s.is_zero()) return "zero";
-    std::string text = "input [";
+    std::string text = s.input == 0 ? "input [" : "InputTensors[" + std::to_string(s.input) + "] [";
     for (std::size_t i = 0; i < s.coordinates.size(); ++i) {
         if (i > 0) text.append(", ");
         text.append(std::to_string(s.coordinates[i]));
@@ -278,9 +279,49 @@ inline coordinate element_strides(const buffer_tensor_desc& t) {
     return strides;
 }
 
-/// The desc's OutputTensor.
-inline const buffer_tensor_desc& output_of(const operator_desc& desc) noexcept {
-    return std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.output_tensor; }, desc);
+/// The desc's first output tensor (SPLIT's OutputTensors[0]).
+inline const buffer_tensor_desc& output_of(const operator_desc& desc) { return outputs_of(desc).front().desc(); }
+
+/// The element bits of `width` bytes at `coordinate` of a tensor at `base`.
+inline const std::byte* element_at(const std::byte* base, const buffer_tensor_desc& t, const coordinate& c,
+                                   std::size_t width) {
+    const coordinate strides = element_strides(t);
+    std::ptrdiff_t at = 0;
+    for (std::size_t i = 0; i < t.sizes.size(); ++i) at += c[i] * strides[i];
+    return base + at * static_cast<std::ptrdiff_t>(width);
+}
+
+/// JOIN and SPLIT from their index equation (ops/join_split.hpp): for every coordinate o of the
+/// whole, the part k with base(k) <= o[Axis] < base(k) + Sizes[Axis], and o - base(k) on Axis.
+template <class Desc>
+void execute_parts(const Desc& d, std::span<const std::span<const std::byte>> inputs,
+                   std::span<const std::span<std::byte>> outputs) {
+    constexpr bool is_split = std::is_same_v<Desc, split_desc>;
+    const auto& parts = [&]() -> const std::vector<buffer_tensor_desc>& {
+        if constexpr (is_split) return d.output_tensors; else return d.input_tensors;
+    }();
+    const buffer_tensor_desc& whole = [&]() -> const buffer_tensor_desc& {
+        if constexpr (is_split) return d.input_tensor; else return d.output_tensor;
+    }();
+    const std::size_t rank = whole.sizes.size(), width = element_size(whole.data_type);
+    coordinate o{};
+    const std::uint64_t count = element_count(whole.sizes);
+    for (std::uint64_t n = 0; n < count; ++n) {
+        std::size_t k = 0;
+        coordinate c = o;
+        while (c[d.axis] >= std::ptrdiff_t{parts[k].sizes[d.axis]}) c[d.axis] -= parts[k++].sizes[d.axis];
+        if (is_split) {
+            const std::byte* from = element_at(inputs[0].data(), whole, o, width);
+            std::memcpy(const_cast<std::byte*>(element_at(outputs[k].data(), parts[k], c, width)), from, width);
+        } else {
+            const std::byte* from = element_at(inputs[k].data(), parts[k], c, width);
+            std::memcpy(const_cast<std::byte*>(element_at(outputs[0].data(), whole, o, width)), from, width);
+        }
+        for (std::size_t i = rank; i-- > 0;) { // the next coordinate, row-major
+            if (++o[i] < std::ptrdiff_t{whole.sizes[i]}) break;
+            o[i] = 0;
+        }
+    }
 }
 
 /// Thrown where a formula names an input coordinate outside the input: a bug here, never the caller's.
@@ -300,6 +341,10 @@ inline void execute(const operator_desc& desc, std::span<const std::byte> input,
     dmlref::detail::throw_if(validate(desc, input, output, level));
     std::visit(
         [&](const auto& d) {
+            if constexpr (!is_single_tensor_desc_v<std::remove_cvref_t<decltype(d)>>) {
+                detail::execute_parts(d, std::span<const std::span<const std::byte>>(&input, 1),
+                                      std::span<const std::span<std::byte>>(&output, 1));
+            } else {
             const std::size_t rank = d.output_tensor.sizes.size(), width = element_size(d.input_tensor.data_type);
             const detail::coordinate in_strides = detail::element_strides(d.input_tensor),
                                      out_strides = detail::element_strides(d.output_tensor);
@@ -342,6 +387,23 @@ inline void execute(const operator_desc& desc, std::span<const std::byte> input,
                     o[i] = 0;
                 }
             }
+            }
+        },
+        desc);
+}
+
+/// Runs the operator over one buffer per tensor, in DirectML's binding order (inputs_of(desc),
+/// outputs_of(desc)); checks first, exactly as dmlref::execute does.
+inline void execute(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
+                    std::span<const std::span<std::byte>> outputs, feature_level level = newest_feature_level) {
+    dmlref::detail::throw_if(validate(desc, inputs, outputs, level));
+    std::visit(
+        [&](const auto& d) {
+            if constexpr (is_single_tensor_desc_v<std::remove_cvref_t<decltype(d)>>) {
+                textbook::execute(desc, inputs[0], outputs[0], level);
+            } else {
+                detail::execute_parts(d, inputs, outputs);
+            }
         },
         desc);
 }
@@ -349,28 +411,62 @@ inline void execute(const operator_desc& desc, std::span<const std::byte> input,
 /// Where the element at `output_coordinate` of the operator's output comes from: the input
 /// coordinate the formula names, or the padding constant. Checks the desc as validate(desc, level)
 /// does, and the coordinate against OutputTensor.Sizes; throws validation_error when either fails.
+inline source source_of(const operator_desc& desc, std::size_t output_index,
+                        const std::vector<std::uint32_t>& output_coordinate, feature_level level = newest_feature_level);
+
 inline source source_of(const operator_desc& desc, const std::vector<std::uint32_t>& output_coordinate,
                         feature_level level = newest_feature_level) {
+    return source_of(desc, 0, output_coordinate, level);
+}
+
+/// source_of for output `output_index` of the desc's outputs (SPLIT's OutputTensors[output_index];
+/// 0 for every other operator). For JOIN, `source::input` names the input.
+inline source source_of(const operator_desc& desc, std::size_t output_index,
+                        const std::vector<std::uint32_t>& output_coordinate, feature_level level) {
     check(desc, level);
     const std::string_view op = dmlref::to_string(type_of(desc));
-    const auto& sizes = detail::output_of(desc).sizes;
+    const auto outputs = outputs_of(desc);
+    if (output_index >= outputs.size())
+        throw validation_error(dmlref::detail::message("{}: output {} does not exist; {} has {} output tensors", op,
+                                                       output_index, op, outputs.size()));
+    const std::string& field = outputs[output_index].field;
+    const auto& sizes = outputs[output_index].desc().sizes;
     if (output_coordinate.size() != sizes.size())
-        throw validation_error(dmlref::detail::message("{}: the output coordinate has {} entries; OutputTensor has {} "
+        throw validation_error(dmlref::detail::message("{}: the output coordinate has {} entries; {} has {} "
                                                        "dimensions",
-                                                       op, output_coordinate.size(), sizes.size()));
+                                                       op, output_coordinate.size(), field, sizes.size()));
     detail::coordinate o{}, s{};
     for (std::size_t i = 0; i < sizes.size(); ++i) {
         if (output_coordinate[i] >= sizes[i])
             throw validation_error(dmlref::detail::message("{}: the output coordinate's entry {} is {}; "
-                                                           "OutputTensor.Sizes[{}] is {}",
-                                                           op, i, output_coordinate[i], i, sizes[i]));
+                                                           "{}.Sizes[{}] is {}",
+                                                           op, i, output_coordinate[i], field, i, sizes[i]));
         o[i] = output_coordinate[i];
     }
-    const bool from_input = std::visit([&](const auto& d) { return detail::source_in(d, o, s); }, desc);
+    if (const auto* j = std::get_if<join_desc>(&desc)) { // the part whose window on Axis holds o
+        source result{source_kind::input, std::vector<std::uint32_t>(output_coordinate), 0};
+        while (result.coordinates[j->axis] >= j->input_tensors[result.input].sizes[j->axis])
+            result.coordinates[j->axis] -= j->input_tensors[result.input++].sizes[j->axis];
+        return result;
+    }
+    if (const auto* p = std::get_if<split_desc>(&desc)) { // base(k) on Axis
+        source result{source_kind::input, std::vector<std::uint32_t>(output_coordinate), 0};
+        for (std::size_t k = 0; k < output_index; ++k) result.coordinates[p->axis] += p->output_tensors[k].sizes[p->axis];
+        return result;
+    }
+    const bool from_input = std::visit(
+        [&](const auto& d) {
+            if constexpr (is_single_tensor_desc_v<std::remove_cvref_t<decltype(d)>>) {
+                return detail::source_in(d, o, s);
+            } else {
+                return false; // handled above
+            }
+        },
+        desc);
     if (!from_input)
         return {std::holds_alternative<slice_grad_desc>(desc) ? source_kind::zero : source_kind::padding_constant, {}};
     source result{source_kind::input, std::vector<std::uint32_t>(sizes.size())};
-    const auto& in_sizes = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.input_tensor; }, desc).sizes;
+    const auto& in_sizes = inputs_of(desc).front().desc().sizes;
     for (std::size_t i = 0; i < sizes.size(); ++i) {
         if (s[i] < 0 || s[i] >= std::ptrdiff_t{in_sizes[i]}) detail::outside_input(op);
         result.coordinates[i] = static_cast<std::uint32_t>(s[i]);

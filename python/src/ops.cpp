@@ -232,10 +232,10 @@ py::array pad(py::handle x, py::handle start, py::handle end, py::handle mode, p
 // ---- descs ------------------------------------------------------------------------------------
 
 const buffer_tensor_desc& input_of(const operator_desc& desc) {
-    return std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.input_tensor; }, desc);
+    return std::visit(single_tensor_only{"the Python module", [](const auto& d) -> const buffer_tensor_desc& { return d.input_tensor; }}, desc);
 }
 const buffer_tensor_desc& output_of(const operator_desc& desc) {
-    return std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.output_tensor; }, desc);
+    return std::visit(single_tensor_only{"the Python module", [](const auto& d) -> const buffer_tensor_desc& { return d.output_tensor; }}, desc);
 }
 
 bool has_sizes(const py::array& a, const buffer_tensor_desc& t) {
@@ -361,14 +361,14 @@ py::array execute_desc(const operator_desc& desc, py::handle x, py::handle out, 
         py::gil_scoped_release released;
         dmlref::execute(desc, input, output, fl);
     } else {
-        std::visit(
+        std::visit(single_tensor_only{"the Python module",
             [&](const auto& d) {
                 detail::throw_if(detail::check_layout(op, "InputTensor", in.array.layout, false));
                 detail::throw_if(detail::check_layout(op, "OutputTensor", result.array.layout, true));
                 std::vector<std::ptrdiff_t> tables;
                 run(detail::plan_desc(d, in.array.layout, result.array.layout, tables), in.array, result.array, op,
                     out.is_none());
-            },
+            }},
             desc);
     }
     return result.array.array;
@@ -391,11 +391,11 @@ py::array textbook_execute(const operator_desc& desc, py::handle x, py::handle o
     auto [in, result] = bind_desc(desc, x, out, op);
     const py::module_ np = py::module_::import("numpy");
     operator_desc rewritten = desc;
-    std::visit(
+    std::visit(single_tensor_only{"the Python module",
         [&](auto& d) {
             if (!in.buffer) d.input_tensor = packed(d.input_tensor);
             if (!result.buffer) d.output_tensor = packed(d.output_tensor);
-        },
+        }},
         rewritten);
     // Tensors go through packed copies in this machine's byte order (copies move bits exactly), in
     // buffers of TotalTensorSizeInBytes (DMLCalcBufferTensorSize rounds up to 4 bytes).

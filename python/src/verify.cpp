@@ -181,7 +181,7 @@ run()); dispatchables: name -> desc; commands: what run() does; log: what the la
                                    for (const model::command& c : lm.m.commands) {
                                        if (const auto* d = std::get_if<model::dispatch_command>(&c))
                                            commands.append(py::dict("type"_a = "dispatch", "dispatchable"_a = d->dispatchable,
-                                                                    "input"_a = d->input, "output"_a = d->output));
+                                                                    "input"_a = d->inputs.at(0), "output"_a = d->outputs.at(0)));
                                        else if (const auto* p = std::get_if<model::print_command>(&c))
                                            commands.append(py::dict("type"_a = "print", "resource"_a = p->resource,
                                                                     "verbose"_a = p->verbose));

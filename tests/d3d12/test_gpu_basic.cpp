@@ -35,7 +35,7 @@ template <class T> std::vector<T> values_of(const std::vector<std::byte>& bytes,
 }
 
 std::size_t output_bytes(const operator_desc& desc) {
-    return std::visit([](const auto& d) { return static_cast<std::size_t>(d.output_tensor.total_tensor_size_in_bytes); },
+    return std::visit(dmlref::single_tensor_only{"the D3D12 backend", [](const auto& d) { return static_cast<std::size_t>(d.output_tensor.total_tensor_size_in_bytes); }},
                       desc);
 }
 
@@ -90,6 +90,16 @@ TEST_CASE("d3d12: UPSAMPLE_2D has no kernel yet: the backend refuses it", "[d3d1
                                               make_buffer_tensor_desc(data_type::float32, {1, 1, 4, 4}), {2, 2},
                                               interpolation_mode::nearest_neighbor};
     CHECK_THROWS_WITH(gpu().run(up, std::vector<std::byte>(16)), Catch::Contains("no D3D12 kernel"));
+}
+
+TEST_CASE("d3d12: JOIN and SPLIT bind tensor arrays: the backend refuses them by name", "[d3d12]") {
+    const auto t = [](std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::float32, std::move(sizes)); };
+    const operator_desc join = join_desc{{t({1, 1, 1, 2}), t({1, 1, 1, 2})}, t({1, 1, 1, 4}), 3};
+    const operator_desc split = split_desc{t({1, 1, 1, 4}), {t({1, 1, 1, 4})}, 3};
+    CHECK_THROWS_MATCHES(d3d12::kernels::make_params(join), validation_error,
+                         Catch::Message("JOIN: the D3D12 backend binds one input and one output tensor; no D3D12 kernel "
+                                        "runs JOIN or SPLIT (tensor arrays) yet (the CPU library does)"));
+    CHECK_THROWS_WITH(d3d12::kernels::make_params(split), Catch::StartsWith("SPLIT: the D3D12 backend binds one input"));
 }
 
 TEST_CASE("d3d12: DEPTH_TO_SPACE1 in both orders, 1-byte elements", "[d3d12]") {

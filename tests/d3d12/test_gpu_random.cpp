@@ -29,7 +29,7 @@ struct coverage {
         const auto& out = output_of(any);
         if (out.total_tensor_size_in_bytes > element_count(out.sizes) * element_size(out.data_type) + 3) gaps = true;
         std::visit(
-            [&](const auto& d) {
+            dmlref::single_tensor_only{"the D3D12 backend", [&](const auto& d) {
                 if constexpr (requires { d.block_size; }) block_sizes.insert(d.block_size);
                 if constexpr (requires { d.order; }) orders.insert(static_cast<std::uint32_t>(d.order));
                 if constexpr (requires { d.input_window_strides; })
@@ -39,7 +39,7 @@ struct coverage {
                     for (std::size_t i = 0; i < d.start_padding.size(); ++i)
                         pad_beyond_axis |= std::max(d.start_padding[i], d.end_padding[i]) > d.input_tensor.sizes[i];
                 }
-            },
+            }},
             any);
     }
 };

@@ -115,7 +115,7 @@ TEST_CASE("d3d12: every public conformance model bit-exactly on the GPU", "[d3d1
             auto m = model::load(dir / name / "model.json");
             REQUIRE(m.commands.size() == 2);
             const auto& dispatch = std::get<model::dispatch_command>(m.commands[0]);
-            auto& output = m.resources.at(dispatch.output);
+            auto& output = m.resources.at(dispatch.outputs.at(0));
             m.commands.resize(1); // the dispatch; the test reads the output resource itself
             int calls = 0;
             model::run(m, {.execute = [&](const operator_desc& d, std::span<const std::byte> in, std::span<std::byte> out) {

@@ -222,7 +222,7 @@ void fuzz_desc(input& in) {
     static const bool verbose = std::getenv("DMLREF_FUZZ_VERBOSE") != nullptr; // to read what a saved input is
     if (verbose) std::fprintf(stderr, "desc: %s\nvalidate: %s\n", dmlref::to_string(desc).c_str(), rule ? rule->c_str() : "valid");
     const auto [in_size, out_size] = std::visit(
-        [](const auto& d) { return std::pair{d.input_tensor.total_tensor_size_in_bytes, d.output_tensor.total_tensor_size_in_bytes}; },
+        dmlref::single_tensor_only{"the fuzzer", [](const auto& d) { return std::pair{d.input_tensor.total_tensor_size_in_bytes, d.output_tensor.total_tensor_size_in_bytes}; }},
         desc);
     if (in_size > max_buffer || out_size > max_buffer) return;
     // Buffers of the desc's size, or a little off it.

@@ -275,8 +275,8 @@ private:
     static std::uint64_t round_up(std::uint64_t bytes) noexcept { return (bytes + 3) & ~std::uint64_t{3}; }
 
     static const buffer_tensor_desc& tensor_of(const operator_desc& desc, bool input) {
-        return std::visit([&](const auto& d) -> const buffer_tensor_desc& { return input ? d.input_tensor : d.output_tensor; },
-                          desc);
+        kernels::refuse_tensor_arrays(type_of(desc));
+        return input ? inputs_of(desc).front().desc() : outputs_of(desc).front().desc();
     }
 
 

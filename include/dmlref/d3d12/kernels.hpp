@@ -88,12 +88,21 @@ struct dispatch_params {
     std::uint32_t units = 0;
 };
 
+/// Throws validation_error for JOIN and SPLIT, which bind several tensors on one side: the kernels
+/// bind one input and one output.
+inline void refuse_tensor_arrays(operator_type type) {
+    if (binds_tensor_arrays(type))
+        throw validation_error(fmt::format("{}: the D3D12 backend binds one input and one output tensor; no D3D12 "
+                                           "kernel runs JOIN or SPLIT (tensor arrays) yet (the CPU library does)",
+                                           to_string(type)));
+}
+
 /// The kernel parameters of a valid desc (the desc layer has checked it). Throws validation_error
 /// where a tensor is beyond the kernels' 32-bit addressing: more than 4 GiB - 1 bytes, or a size
-/// or pad of 2^31 or more.
+/// or pad of 2^31 or more, and for JOIN and SPLIT (refuse_tensor_arrays).
 inline dispatch_params make_params(const operator_desc& any) {
-    return std::visit(
-        [](const auto& d) {
+    refuse_tensor_arrays(type_of(any));
+    const auto single = [](const auto& d) {
             using D = std::remove_cvref_t<decltype(d)>;
             const std::string_view op = to_string(D::type);
             if constexpr (std::is_same_v<D, slice_grad_desc> || std::is_same_v<D, upsample_2d_desc>)
@@ -180,6 +189,14 @@ inline dispatch_params make_params(const operator_desc& any) {
                 std::memcpy(&h[fill_high], fill.data() + 4, 4);
             }
             return p;
+        };
+    return std::visit(
+        [&](const auto& d) -> dispatch_params {
+            if constexpr (is_single_tensor_desc_v<std::remove_cvref_t<decltype(d)>>) {
+                return single(d);
+            } else {
+                throw std::logic_error("make_params: refused above");
+            }
         },
         any);
 }

@@ -219,8 +219,12 @@ public:
     /// and compares the output tensors bit for bit, with the operator's regions and each listed
     /// mismatch's source. Throws validation_error when dmlref rejects the desc.
     compare_report verify(const operator_desc& desc, std::span<const std::byte> input, compare_options compare = {}) {
-        const buffer_tensor_desc& in_desc = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.input_tensor; }, desc);
-        const buffer_tensor_desc& out_desc = std::visit([](const auto& d) -> const buffer_tensor_desc& { return d.output_tensor; }, desc);
+        if (binds_tensor_arrays(type_of(desc)))
+            throw not_expressible(fmt::format("{}: directml::device::verify binds one input and one output buffer; it "
+                                              "does not run JOIN or SPLIT (tensor arrays) yet",
+                                              to_string(type_of(desc))));
+        const buffer_tensor_desc& in_desc = inputs_of(desc).front().desc();
+        const buffer_tensor_desc& out_desc = outputs_of(desc).front().desc();
         dmlref::check(desc, caps_.max_feature_level);
         // The CPU side gets buffers at the alignment the desc promises (DirectML cannot check GPU
         // addresses; dmlref checks host pointers).

@@ -79,6 +79,16 @@ private:
     }
 
     template <class Desc> void fill(const Desc& d) {
+        if constexpr (!is_single_tensor_desc_v<Desc>) {
+            throw not_expressible(std::string(to_string(Desc::type)) +
+                                  ": dmlref's DirectML translation binds one input and one output tensor; it does not "
+                                  "translate JOIN or SPLIT (tensor arrays) yet");
+        } else {
+            fill_single(d);
+        }
+    }
+
+    template <class Desc> void fill_single(const Desc& d) {
         tensors(d);
         op_.Type = static_cast<std::uint32_t>(Desc::type);
         if constexpr (std::is_same_v<Desc, depth_to_space_desc> || std::is_same_v<Desc, space_to_depth_desc>) {
