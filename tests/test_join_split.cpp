@@ -18,16 +18,8 @@
 
 using namespace dmlref;
 using Catch::Matchers::Contains;
+using dmlref::test_support::iota_from;
 
-namespace {
-
-std::vector<float> iota_from(float first, std::size_t n) {
-    std::vector<float> v(n);
-    std::iota(v.begin(), v.end(), first);
-    return v;
-}
-
-} // namespace
 
 TEST_CASE("JOIN example 1: {1, 1, 2, 3} and {1, 1, 2, 4} on axis 3 (DirectML's documentation)", "[join]") {
     const auto a = iota_from(1, 6), b = iota_from(7, 8);

@@ -22,16 +22,8 @@
 
 using namespace dmlref;
 using Catch::Matchers::Contains;
+using dmlref::test_support::iota_from;
 
-namespace {
-
-std::vector<float> iota_from(float first, std::size_t n) {
-    std::vector<float> v(n);
-    std::iota(v.begin(), v.end(), first);
-    return v;
-}
-
-} // namespace
 
 TEST_CASE("REVERSE_SUBSEQUENCES example 1: {1, 1, 3, 4} on axis 3, lengths 2, 4, 3 (DirectML's documentation)",
           "[reverse_subsequences]") {

@@ -14,6 +14,13 @@
 
 namespace dmlref::test_support {
 
+/// `n` floats counting up from `first`.
+inline std::vector<float> iota_from(float first, std::size_t n) {
+    std::vector<float> v(n);
+    std::iota(v.begin(), v.end(), first);
+    return v;
+}
+
 using rng_t = seeded::generator; // the same draws with every standard library
 
 std::ptrdiff_t draw(rng_t& rng, std::ptrdiff_t low, std::ptrdiff_t high) {
