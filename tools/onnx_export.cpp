@@ -28,6 +28,13 @@
 //                         the sizes; both at once, or gaps between rows: left out.
 //   SLICE_GRAD -> none: ONNX has no such operator (the gradient of Slice is a training graph's
 //                         business, not a node of the default domain): left out.
+//   TILE -> Tile-6 (repeats an int64 input, one per axis).
+//   UPSAMPLE_2D NEAREST_NEIGHBOR -> Resize-11, mode "nearest", coordinate_transformation_mode
+//                         "asymmetric", nearest_mode "floor" (input = output / scale, rounded
+//                         down: pixel replication for integer scales), an empty roi and float
+//                         scales {1, ..., 1, Height, Width}. Resize-10 names neither the
+//                         coordinate transformation nor the rounding, so 11 is the lowest that
+//                         says exactly this. Resize takes all eleven types; UPSAMPLE_2D has two.
 // Input layouts: a strided or broadcast InputTensor decides which buffer elements the operator
 // reads, which a node test (a packed tensor per input) cannot say: left out (but IDENTITY's above).
 // Output strides only place the results in memory: those cases are exported with the packed
@@ -71,6 +78,8 @@ struct node_plan {
     std::int64_t blocksize = 0;  ///< DepthToSpace / SpaceToDepth
     std::vector<named_tensor> inputs; ///< after the data input, in the schema's order
     std::vector<std::int64_t> perm;   ///< Transpose
+    /// String attributes besides `mode` (Resize's coordinate_transformation_mode, nearest_mode).
+    std::vector<std::pair<std::string, std::string>> strings;
     /// The tensor of the input buffer the data input holds (packed), where it is not InputTensor:
     /// the buffer's elements in memory order (Transpose), or without the broadcast axes (Expand).
     std::optional<buffer_tensor_desc> data_tensor;
@@ -82,6 +91,12 @@ node_plan make_plan(std::string op_type, std::string data_name, std::int64_t ops
     p.data_name = std::move(data_name);
     p.opset = opset;
     return p;
+}
+
+npy::array float_vector(const std::vector<float>& values) {
+    npy::array a{data_type::float32, {values.size()}, std::vector<std::byte>(values.size() * 4)};
+    if (!values.empty()) std::memcpy(a.data.data(), values.data(), a.data.size());
+    return a;
 }
 
 npy::array int64_vector(const std::vector<std::int64_t>& values) {
@@ -246,9 +261,21 @@ std::variant<node_plan, std::string> plan_of(const operator_desc& desc) {
                 p.inputs.push_back({"repeats", int64_vector({d.repeats.begin(), d.repeats.end()})});
                 return p;
             } else if constexpr (std::is_same_v<D, upsample_2d_desc>) {
-                // Resize nearest (asymmetric, floor) expresses it exactly, but takes float scales
-                // and string attributes that this writer does not emit.
-                return std::string("UPSAMPLE_2D (ONNX Resize export not written yet)");
+                if (d.interpolation_mode != interpolation_mode::nearest_neighbor)
+                    return std::string("UPSAMPLE_2D LINEAR (arithmetic, not data movement)");
+                // Scales of up to 2^24 are exact in float; larger ones are left out.
+                if (d.scale_size.height > (1u << 24) || d.scale_size.width > (1u << 24))
+                    return std::string("UPSAMPLE_2D with a ScaleSize above 2^24 (Resize's float scales hold it inexactly)");
+                node_plan p = make_plan("Resize", "X", 11);
+                p.mode = "nearest";
+                p.write_mode = true;
+                p.strings = {{"coordinate_transformation_mode", "asymmetric"}, {"nearest_mode", "floor"}};
+                std::vector<float> scales(d.input_tensor.sizes.size(), 1.0f);
+                scales[scales.size() - 2] = static_cast<float>(d.scale_size.height);
+                scales[scales.size() - 1] = static_cast<float>(d.scale_size.width);
+                p.inputs.push_back({"roi", float_vector({})});
+                p.inputs.push_back({"scales", float_vector(scales)});
+                return p;
             } else if constexpr (std::is_same_v<D, slice_desc>) {
                 std::vector<std::int32_t> strides(d.strides.begin(), d.strides.end());
                 std::vector<std::uint32_t> windows(d.sizes.size());
@@ -338,12 +365,14 @@ std::string model_bytes(const node_plan& p, const npy::array& data, const npy::a
         a->set_type(onnx::AttributeProto::INTS);
         for (const std::int64_t v : p.perm) a->add_ints(v);
     }
-    if (p.write_mode) {
+    auto add_string = [&](const std::string& name, const std::string& value) {
         auto* a = node->add_attribute();
-        a->set_name("mode");
+        a->set_name(name);
         a->set_type(onnx::AttributeProto::STRING);
-        a->set_s(p.mode);
-    }
+        a->set_s(value);
+    };
+    if (p.write_mode) add_string("mode", p.mode);
+    for (const auto& [name, value] : p.strings) add_string(name, value);
     std::string bytes;
     if (!model.SerializeToString(&bytes)) throw std::runtime_error("the model could not be serialised");
     return bytes;
@@ -381,7 +410,8 @@ nlohmann::json json_scalar(const npy::array& a) {
 }
 
 // case.json, a sidecar for classifiers and people. Its fields (names are stable):
-//   onnx_op        "Pad" | "Slice" | "DepthToSpace" | "SpaceToDepth" | "Identity" | "Transpose" | "Expand"
+//   onnx_op        "Pad" | "Slice" | "DepthToSpace" | "SpaceToDepth" | "Identity" | "Transpose" | "Expand" |
+//                  "Tile" | "Resize"
 //   opset, ir_version  what model.onnx declares
 //   dml_op         "DML_OPERATOR_PADDING1", ... (the DirectML operator the case came from)
 //   dml_desc       the DirectML desc in one line, DirectML's field names (strides included)
@@ -391,11 +421,13 @@ nlohmann::json json_scalar(const npy::array& a) {
 //   attributes     the node's meaning: {"mode": ...} for Pad (constant, edge, reflect, wrap) and
 //                  DepthToSpace / SpaceToDepth ("DCR", "CRD"; also where the attribute is left at
 //                  its DCR default), {"blocksize": B} for the latter two, {"perm": [...]} for
-//                  Transpose; {} for Slice, Identity and Expand
+//                  Transpose; Resize {"mode": "nearest", "coordinate_transformation_mode":
+//                  "asymmetric", "nearest_mode": "floor"}; {} for Slice, Identity, Expand and Tile
 //   inputs         the graph inputs after the data, by name: Pad {"pads": [...], "value": the
 //                  constant (CONSTANT only; a number, or "NaN" / "Infinity" / "-Infinity"),
 //                  "value_bits": its bits in hex (floating types)}; Slice {"starts", "ends",
-//                  "axes", "steps"}; Expand {"shape"}
+//                  "axes", "steps"}; Expand {"shape"}; Tile {"repeats"}; Resize {"roi": [],
+//                  "scales": [...]} (numbers)
 //   input_names    the graph inputs in order (input_K.pb is the K-th)
 std::string case_json(const node_plan& p, const operator_desc& desc, const npy::array& data, const npy::array& output) {
     const buffer_tensor_desc& out = outputs_of(desc).front().desc();
@@ -414,6 +446,7 @@ std::string case_json(const node_plan& p, const operator_desc& desc, const npy::
     if (!p.mode.empty()) attributes["mode"] = p.mode;
     if (p.blocksize) attributes["blocksize"] = p.blocksize;
     if (!p.perm.empty()) attributes["perm"] = p.perm;
+    for (const auto& [name, value] : p.strings) attributes[name] = value;
     j["attributes"] = attributes;
     nlohmann::ordered_json inputs = nlohmann::ordered_json::object();
     std::vector<std::string> names{p.data_name};
@@ -426,6 +459,10 @@ std::string case_json(const node_plan& p, const operator_desc& desc, const npy::
                 std::memcpy(&bits, t.value.data.data(), t.value.data.size());
                 inputs["value_bits"] = fmt::format("0x{:0{}x}", bits, 2 * t.value.data.size());
             }
+        } else if (t.value.type == data_type::float32) { // Resize's roi and scales
+            std::vector<float> v(t.value.data.size() / 4);
+            if (!v.empty()) std::memcpy(v.data(), t.value.data.data(), t.value.data.size());
+            inputs[t.name] = v;
         } else {
             inputs[t.name] = as_int64(t.value);
         }

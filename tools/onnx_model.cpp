@@ -4,6 +4,8 @@
 // Expand as ELEMENT_WISE_IDENTITY reading the packed data through permuted or zero strides), run on
 // the reference and compared with the data set's output.
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <iostream>
 #include <limits>
 
@@ -376,6 +378,63 @@ operator_desc map_tile(const node_context& node, const onnx::NodeProto& n, std::
     return tile_desc{packed(data.type, sizes), packed(data.type, out_sizes), dml_repeats};
 }
 
+/// Resize (opset 11 on) as UPSAMPLE_2D NEAREST_NEIGHBOR: mode "nearest" with float scales that
+/// are 1 on every axis but the last two, and whole numbers there. Two coordinate transformations
+/// mean pixel replication, Out[..., y, x] = In[..., floor(y / Height), floor(x / Width)], for
+/// whole scales: "asymmetric" with nearest_mode "floor" (the input coordinate is y / Height,
+/// rounded down), and "half_pixel" (Resize's default) with nearest_mode "round_prefer_floor" (the
+/// default) or "round_prefer_ceil": with y = q * Height + r, the input coordinate
+/// (y + 0.5) / Height - 0.5 = q + ((r + 0.5) / Height - 0.5) lies strictly between q - 0.5 and
+/// q + 0.5, so it rounds to q and never ties. Any other pair, or a scale that is not whole, is
+/// refused.
+operator_desc map_resize(const node_context& node, const onnx::NodeProto& n, std::int64_t opset, const npy::array& data,
+                         const std::vector<std::optional<npy::array>>& inputs) {
+    only_attributes(node, n, {"mode", "coordinate_transformation_mode", "nearest_mode"});
+    if (opset < 11)
+        node.fail(fmt::format("opset {} has Resize-10, which names no coordinate transformation or rounding; Resize-11 and "
+                              "later are mapped", opset));
+    auto text = [&](std::string_view name, std::string fallback) {
+        const auto* a = attribute(n, name);
+        return a ? a->s() : fallback;
+    };
+    const std::string mode = text("mode", "nearest"), transform = text("coordinate_transformation_mode", "half_pixel"),
+                      rounding = text("nearest_mode", "round_prefer_floor");
+    if (mode != "nearest") node.fail(fmt::format("attribute mode '{}' computes; only 'nearest' moves data", mode));
+    const bool replicates = (transform == "asymmetric" && rounding == "floor") ||
+                            (transform == "half_pixel" && (rounding == "round_prefer_floor" || rounding == "round_prefer_ceil"));
+    if (!replicates)
+        node.fail(fmt::format("coordinate_transformation_mode '{}' with nearest_mode '{}' is not pixel replication (asymmetric "
+                              "with floor, and half_pixel with round_prefer_floor or round_prefer_ceil, are)",
+                              transform, rounding));
+    if (inputs.size() < 3 || !inputs[2] || inputs[2]->data.empty())
+        node.fail("input 'scales' is required (output sizes given as 'sizes' are not mapped)");
+    if (inputs.size() > 3 && inputs[3] && !inputs[3]->data.empty()) node.fail("input 'sizes' is given as well as 'scales'");
+    const npy::array& scales_input = *inputs[2];
+    if (scales_input.type != data_type::float32) node.fail(fmt::format("input 'scales' is {}; it must be float", to_string(scales_input.type)));
+    std::vector<float> scales(scales_input.data.size() / 4);
+    std::memcpy(scales.data(), scales_input.data.data(), scales.size() * 4);
+    const auto sizes = dml_sizes(node, data, 4, 5);
+    if (scales.size() != sizes.size())
+        node.fail(fmt::format("input scales has {} entries; the data has {} dimensions", scales.size(), sizes.size()));
+    std::vector<std::uint32_t> out_sizes = sizes;
+    std::uint32_t whole[2] = {}; // height, width
+    for (std::size_t i = 0; i < scales.size(); ++i) {
+        const float s = scales[i];
+        const bool scaled = i + 2 >= scales.size();
+        if (!scaled && s != 1.0f)
+            node.fail(fmt::format("input scales holds {} on axis {}; UPSAMPLE_2D scales the last two axes only", s, i));
+        if (!(s >= 1.0f && s <= 4294967295.0f && s == std::floor(s)))
+            node.fail(fmt::format("input scales holds {} on axis {}; UPSAMPLE_2D's ScaleSize is a whole number of at least 1", s, i));
+        const auto factor = static_cast<std::uint64_t>(s);
+        const std::uint64_t size = std::uint64_t{sizes[i]} * factor;
+        if (size > UINT32_MAX) node.fail(fmt::format("axis {}: {} x {} exceeds DirectML's 2^32-1 sizes", i, sizes[i], factor));
+        out_sizes[i] = static_cast<std::uint32_t>(size);
+        if (scaled) whole[i + 2 - scales.size()] = static_cast<std::uint32_t>(factor);
+    }
+    return upsample_2d_desc{packed(data.type, sizes), packed(data.type, out_sizes), size_2d{whole[1], whole[0]},
+                            interpolation_mode::nearest_neighbor};
+}
+
 bool has_model(const fs::path& folder) {
     std::error_code error;
     return fs::is_regular_file(folder / "model.onnx", error);
@@ -407,7 +466,7 @@ loaded_test load_node_test(const fs::path& model_path) {
     if (opset < 0) throw validation_error(fmt::format("{}: imports no opset of the default domain", model_path.string()));
     const auto& g = m.graph();
     if (g.node_size() != 1)
-        throw validation_error(fmt::format("{}: the graph has {} nodes; one node of Pad, Slice, DepthToSpace, SpaceToDepth, Identity, Transpose, Expand or Tile is mapped",
+        throw validation_error(fmt::format("{}: the graph has {} nodes; one node of Pad, Slice, DepthToSpace, SpaceToDepth, Identity, Transpose, Expand, Tile or Resize is mapped",
                                            model_path.string(), g.node_size()));
     const onnx::NodeProto& n = g.node(0);
     const node_context node{fmt::format("{}: node 0 ({})", model_path.string(), n.op_type())};
@@ -450,8 +509,9 @@ loaded_test load_node_test(const fs::path& model_path) {
     else if (n.op_type() == "Transpose") test.desc = map_transpose(node, n, data);
     else if (n.op_type() == "Expand") test.desc = map_expand(node, n, opset, data, inputs);
     else if (n.op_type() == "Tile") test.desc = map_tile(node, n, opset, data, inputs);
+    else if (n.op_type() == "Resize") test.desc = map_resize(node, n, opset, data, inputs);
     else node.fail("the operator has no DirectML data-movement form here (Pad, Slice, DepthToSpace, SpaceToDepth, Identity, "
-                   "Transpose, Expand and Tile do)");
+                   "Transpose, Expand, Tile and Resize do)");
     if (auto why = dmlref::validate(test.desc)) node.fail(fmt::format("the DirectML desc it maps to is invalid: {}", *why));
 
     std::error_code error;

@@ -160,6 +160,17 @@ def tile_case(dmlref, folder, dml_type, x, repeats):
     write_case(dmlref, folder, dml_type, x, 'Tile', 6, {}, extra, 'DML_OPERATOR_TILE', desc)
 
 
+def resize_case(dmlref, folder, dml_type, x, scale_height, scale_width):
+    """Resize-11 nearest, asymmetric, floor: UPSAMPLE_2D NEAREST_NEIGHBOR as dmlref exports it."""
+    out_shape = list(x.shape[:-2]) + [x.shape[-2] * scale_height, x.shape[-1] * scale_width]
+    desc = {'InputTensor': tensor_desc(dml_type, x.shape), 'OutputTensor': tensor_desc(dml_type, out_shape),
+            'ScaleSize': {'Width': scale_width, 'Height': scale_height}, 'InterpolationMode': 'DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR'}
+    scales = np.array([1.0] * (x.ndim - 2) + [scale_height, scale_width], dtype=np.float32)
+    extra = [('roi', np.array([], dtype=np.float32), TensorProto.FLOAT), ('scales', scales, TensorProto.FLOAT)]
+    attributes = {'mode': 'nearest', 'coordinate_transformation_mode': 'asymmetric', 'nearest_mode': 'floor'}
+    write_case(dmlref, folder, dml_type, x, 'Resize', 11, attributes, extra, 'DML_OPERATOR_UPSAMPLE_2D', desc)
+
+
 def reproducers(dmlref, out):
     """The smallest cases that show each known divergence of ONNX Runtime's CPU provider."""
     def at(name):
@@ -173,6 +184,7 @@ def reproducers(dmlref, out):
     depth_space_case(dmlref, at('float16-depthtospace-nans-through-float32'), 'FLOAT16', h.reshape(1, 4, 1, 1), 'DepthToSpace', 2, 'CRD')
     depth_space_case(dmlref, at('float16-spacetodepth-nans-through-float32'), 'FLOAT16', h.reshape(1, 1, 2, 2), 'SpaceToDepth', 2, 'DCR', 13)
     tile_case(dmlref, at('float16-tile-nans-through-float32'), 'FLOAT16', h.reshape(1, 4), [2, 1])
+    resize_case(dmlref, at('float16-resize-nans-through-float32'), 'FLOAT16', h.reshape(1, 1, 2, 2), 2, 1)
     depth_space_case(dmlref, at('float16-opset1-inserted-cast-invalid'), 'FLOAT16', h.reshape(1, 4, 1, 1), 'DepthToSpace', 2, 'DCR')
     i = np.arange(1, 5, dtype=np.int16).reshape(1, 4)
     pad_case(dmlref, at('pad-16bit-integer-no-cpu-kernel'), 'INT16', i, 'constant', [0, 1], [0, 0], 7)

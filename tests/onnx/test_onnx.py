@@ -76,8 +76,8 @@ def roundtrip():
         # Every op, both DepthToSpace orders, signed steps and the eleven types are among them.
         cases = [json.load(open(os.path.join(c, "case.json"))) for c in case_dirs(v)]
         ops = {c["onnx_op"] for c in cases}
-        check("ops", {"Pad", "Slice", "DepthToSpace", "SpaceToDepth", "Identity", "Expand", "Tile"} <= ops <=
-              {"Pad", "Slice", "DepthToSpace", "SpaceToDepth", "Identity", "Expand", "Transpose", "Tile"}, str(ops))
+        check("ops", {"Pad", "Slice", "DepthToSpace", "SpaceToDepth", "Identity", "Expand", "Tile", "Resize"} <= ops <=
+              {"Pad", "Slice", "DepthToSpace", "SpaceToDepth", "Identity", "Expand", "Transpose", "Tile", "Resize"}, str(ops))
         check("types", len({c["data_type"] for c in cases}) == 11, str({c["data_type"] for c in cases}))
         check("DepthToSpace orders", {c["attributes"]["mode"] for c in cases if c["onnx_op"] == "DepthToSpace"} == {"DCR", "CRD"})
         check("Pad modes", {c["attributes"]["mode"] for c in cases if c["onnx_op"] == "Pad"} == {"constant", "edge", "reflect", "wrap"})
@@ -131,6 +131,20 @@ def onnx_meaning(node, inputs):
         return np.tile(x, tuple(int(v) for v in inputs[1]))
     if node.op_type == "Expand":
         return np.broadcast_to(x, np.broadcast_shapes(x.shape, tuple(int(v) for v in inputs[1]))).copy()
+    if node.op_type == "Resize":
+        # Resize-11's nearest mode as its spec defines it, axis by axis: the input coordinate of
+        # output index o by the coordinate transformation, rounded by nearest_mode, clamped.
+        assert attrs.get("mode", b"nearest") == b"nearest"
+        transform = attrs.get("coordinate_transformation_mode", b"half_pixel").decode()
+        rounding = attrs.get("nearest_mode", b"round_prefer_floor").decode()
+        for a, scale in enumerate(float(v) for v in inputs[2]):
+            n = x.shape[a]
+            o = np.arange(int(np.floor(n * scale)), dtype=np.float64)
+            coordinate = {"asymmetric": o / scale, "half_pixel": (o + 0.5) / scale - 0.5}[transform]
+            index = {"floor": np.floor(coordinate), "ceil": np.ceil(coordinate),
+                     "round_prefer_floor": np.ceil(coordinate - 0.5), "round_prefer_ceil": np.floor(coordinate + 0.5)}[rounding]
+            x = np.take(x, np.clip(index.astype(np.int64), 0, n - 1), axis=a)
+        return x
     b = attrs["blocksize"]
     mode = attrs.get("mode", b"DCR").decode()
     n, c, h, w = x.shape
@@ -235,6 +249,23 @@ def errors():
         cases.append(("empty", helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]),
                       [("x", x), ("s", np.array([0, 3], np.int64)), ("e", np.array([2, 3], np.int64))],
                       ["node 0 (Slice)", "axis 1 selects no element", "starts[1]=3"]))
+        # Resize: only whole scales on the last two axes, and coordinate rules that replicate pixels.
+        img = np.arange(4, dtype=np.float32).reshape(1, 1, 2, 2)
+        roi = np.array([], np.float32)
+        for name, attrs, scales, words in (
+                ("resize_linear", {"mode": "linear"}, [1, 1, 2, 2], ["node 0 (Resize)", "mode 'linear' computes"]),
+                ("resize_align", {"coordinate_transformation_mode": "align_corners"}, [1, 1, 2, 2],
+                 ["node 0 (Resize)", "'align_corners'", "not pixel replication"]),
+                ("resize_half_floor", {"nearest_mode": "floor"}, [1, 1, 2, 2],
+                 ["node 0 (Resize)", "'half_pixel' with nearest_mode 'floor'"]),
+                ("resize_fraction", {}, [1, 1, 1.5, 2], ["node 0 (Resize)", "scales holds 1.5 on axis 2", "whole number"]),
+                ("resize_channels", {}, [1, 2, 2, 2], ["node 0 (Resize)", "scales holds 2 on axis 1", "last two axes only"])):
+            g = helper.make_graph([helper.make_node("Resize", ["x", "roi", "scales"], ["y"], **attrs)], "g",
+                                  [helper.make_tensor_value_info(n, TensorProto.FLOAT, a.shape)
+                                   for n, a in (("x", img), ("roi", roi), ("scales", np.array(scales, np.float32)))],
+                                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+            cases.append((name, helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]),
+                          [("x", img), ("roi", roi), ("scales", np.array(scales, np.float32))], words))
         for name, model, inputs, words in cases:
             d = os.path.join(t, name)
             save(model, d, inputs)
@@ -306,9 +337,11 @@ def formats():
         r = run(["run", both])
         check("both: run the node tests", r.returncode == 0 and "%d passed, 0 failed" % onnx_cases in r.stdout, r.stdout[-2000:])
 
-        # Transpose, Expand and Tile written as ONNX's own node tests write them (test_transpose_default:
-        # no perm, the axes reversed; test_expand_dim_changed: a shape of more dimensions;
-        # test_tile_precomputed), read back as ELEMENT_WISE_IDENTITY or TILE and judged against numpy.
+        # Transpose, Expand, Tile and Resize written as ONNX's own node tests write them
+        # (test_transpose_default: no perm, the axes reversed; test_expand_dim_changed: a shape of
+        # more dimensions; test_tile_precomputed; test_resize_upsample_scales_nearest: Resize's
+        # default half_pixel and round_prefer_floor), read back as ELEMENT_WISE_IDENTITY, TILE or
+        # UPSAMPLE_2D and judged against numpy.
         x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
         e = np.arange(3, dtype=np.int32).reshape(3, 1)
         shape = np.array([2, 1, 6], np.int64)
@@ -322,6 +355,11 @@ def formats():
             ("tile_precomputed", helper.make_node("Tile", ["x", "repeats"], ["y"]),
              [("x", np.array([[0, 1], [2, 3]], np.float32)), ("repeats", np.array([2, 2], np.int64))],
              np.array([[0, 1, 0, 1], [2, 3, 2, 3], [0, 1, 0, 1], [2, 3, 2, 3]], np.float32), 6),
+            # test_resize_upsample_scales_nearest: [[1, 2], [3, 4]] by scales [1, 1, 2, 3].
+            ("resize_upsample_scales_nearest", helper.make_node("Resize", ["X", "roi", "scales"], ["y"], mode="nearest"),
+             [("X", np.array([1, 2, 3, 4], np.float32).reshape(1, 1, 2, 2)), ("roi", np.array([], np.float32)),
+              ("scales", np.array([1, 1, 2, 3], np.float32))],
+             np.array([[[[1, 1, 1, 2, 2, 2], [1, 1, 1, 2, 2, 2], [3, 3, 3, 4, 4, 4], [3, 3, 3, 4, 4, 4]]]], np.float32), 11),
         ]
         for name, node, inputs, want, opset in nodes:
             onnx_type = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.int32): TensorProto.INT32,
