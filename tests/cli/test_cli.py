@@ -244,8 +244,6 @@ def roundtrip(backend=None):
         # backend (`dmlref run A B ...`): a D3D12 context or a DirectML device costs more to make
         # than most models take, and under Wine each process costs seconds.
         args = ["run", "-q"] + (["--backend", backend] if backend else [])
-        if backend == "d3d12":  # UPSAMPLE_2D has no D3D12 kernel yet: the backend refuses it
-            cases = [c for c in cases if "_UPSAMPLE_2D_" not in c]
         if backend == "directml":
             # DirectML's outputs that differ where a known divergence covers the desc (the file
             # the DirectML stage holds it to) are reported, and counted here.

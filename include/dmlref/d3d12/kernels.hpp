@@ -24,6 +24,8 @@
 #include <cstring>
 #include <numeric>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -97,6 +99,26 @@ inline void refuse_tensor_arrays(operator_type type) {
                                            to_string(type)));
 }
 
+/// UPSAMPLE_2D's layouts as an IDENTITY's: every axis whose output is `scale` times the input's
+/// becomes (input size, output stride * scale, input stride) and (scale, output stride, 0).
+inline std::pair<detail::layout, detail::layout> split_scaled_axes(const detail::layout& in, const detail::layout& out) {
+    detail::layout split_in{}, split_out{};
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < out.rank; ++i) {
+        const std::ptrdiff_t n = in.extents[i], scale = out.extents[i] / n;
+        split_in.extents[k] = split_out.extents[k] = n;
+        split_in.strides[k] = in.strides[i];
+        split_out.strides[k++] = out.strides[i] * scale;
+        if (scale != 1) {
+            split_in.extents[k] = split_out.extents[k] = scale;
+            split_in.strides[k] = 0;
+            split_out.strides[k++] = out.strides[i];
+        }
+    }
+    split_in.rank = split_out.rank = k;
+    return {split_in, split_out};
+}
+
 /// The kernel parameters of a valid desc (the desc layer has checked it). Throws validation_error
 /// where a tensor is beyond the kernels' 32-bit addressing: more than 4 GiB - 1 bytes, or a size
 /// or pad of 2^31 or more, and for JOIN and SPLIT (refuse_tensor_arrays).
@@ -105,11 +127,15 @@ inline dispatch_params make_params(const operator_desc& any) {
     const auto single = [](const auto& d) {
             using D = std::remove_cvref_t<decltype(d)>;
             const std::string_view op = to_string(D::type);
-            if constexpr (std::is_same_v<D, slice_grad_desc> || std::is_same_v<D, upsample_2d_desc>)
+            if constexpr (std::is_same_v<D, slice_grad_desc>)
                 throw validation_error(fmt::format("{}: no D3D12 kernel runs this operator yet (the CPU library does)", op));
             dispatch_params p;
             p.width = static_cast<std::uint32_t>(element_size(d.input_tensor.data_type));
-            const detail::layout in = detail::layout_of(d.input_tensor), out = detail::layout_of(d.output_tensor);
+            detail::layout in = detail::layout_of(d.input_tensor), out = detail::layout_of(d.output_tensor);
+            // UPSAMPLE_2D NEAREST_NEIGHBOR is an IDENTITY of a higher rank: each scaled axis splits
+            // into (input size, scale), the inner axis stepping 0 through the input (the CPU
+            // plan's view, detail::plan_upsample). A 5-D tensor becomes 7 axes; the table has 8.
+            if constexpr (std::is_same_v<D, upsample_2d_desc>) std::tie(in, out) = split_scaled_axes(in, out);
             for (const auto& [field, desc] : {std::pair{"InputTensor", &d.input_tensor},
                                               std::pair{"OutputTensor", &d.output_tensor}}) {
                 if (calc_buffer_tensor_size(*desc) > 0xffff'ffffu)
@@ -150,7 +176,7 @@ inline dispatch_params make_params(const operator_desc& any) {
                 } else if constexpr (std::is_same_v<D, slice_desc>) {
                     row[3] = d.offsets[a];
                     row2[0] = d.strides[a];
-                } else if constexpr (std::is_same_v<D, element_wise_identity_desc>) {
+                } else if constexpr (std::is_same_v<D, element_wise_identity_desc> || std::is_same_v<D, upsample_2d_desc>) {
                     row[3] = 0; // SLICE1 with offsets 0 and strides 1 over the same (strided or broadcast) input
                     row2[0] = 1;
                 } else if constexpr (std::is_same_v<D, padding_desc> || std::is_same_v<D, padding1_desc>) {
@@ -170,13 +196,11 @@ inline dispatch_params make_params(const operator_desc& any) {
                 h[channels] = u32(to_depth ? in.extents[1] : out.extents[1]);
                 for (std::size_t i = 0; i < 4; ++i) h[input_strides + i] = u32(in.strides[i]);
             } else if constexpr (std::is_same_v<D, slice1_desc> || std::is_same_v<D, slice_desc> ||
-                                 std::is_same_v<D, element_wise_identity_desc>) {
+                                 std::is_same_v<D, element_wise_identity_desc> || std::is_same_v<D, upsample_2d_desc>) {
                 p.family = kernel_family::slice;
             } else if constexpr (std::is_same_v<D, tile_desc>) {
                 p.family = kernel_family::padding;
                 h[option] = static_cast<std::uint32_t>(padding_mode::wrap); // fill unused: WRAP never fills
-            } else if constexpr (std::is_same_v<D, upsample_2d_desc>) {
-                // unreachable: refused above
             } else if constexpr (!std::is_same_v<D, slice_grad_desc>) {
                 p.family = kernel_family::padding;
                 h[option] = static_cast<std::uint32_t>(d.padding_mode);
