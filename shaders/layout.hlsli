@@ -1,4 +1,4 @@
-// dmlref D3D12 kernels: the bindings and parameters the three kernels share. The DXBC the backend
+// dmlref D3D12 kernels: the bindings and parameters the four kernels share. The DXBC the backend
 // runs is assembled from include/dmlref/d3d12/kernels.hpp, which mirrors these files; they are
 // the readable source (compiled in CI by glslang's HLSL front end so that they cannot rot).
 #ifndef WIDTH
@@ -21,7 +21,7 @@ cbuffer header : register(b0) {
 // One row pair per output axis, in decreasing output stride (size-1 axes last, stride 1).
 cbuffer axes : register(b1) {
     uint4 axis_a[8]; // output stride, output size, input stride, a (slice: CopyStart; padding: StartPadding)
-    uint4 axis_b[8]; // b (slice: the signed window stride; padding: the input size), 0, the desc's axis, 0
+    uint4 axis_b[8]; // b (slice, slice_grad: the signed window stride; padding: the input size), n (slice_grad: the gradient's size), the desc's axis, 0
 };
 
 ByteAddressBuffer input : register(t0);

@@ -1,4 +1,4 @@
-// dmlref D3D12 kernels: the entry point the three kernels share; each defines
+// dmlref D3D12 kernels: the entry point the four kernels share; each defines
 //   bool locate(uint offset, out uint src, out bool fill)
 // first: whether element offset `offset` of the output buffer is an element of the output tensor,
 // the input element it copies, and whether it takes the padding constant instead.

@@ -106,6 +106,29 @@ TEST_CASE("d3d12: UPSAMPLE_2D on the slice kernel, each scaled axis split in two
     CHECK(values_of<std::uint16_t>(cpu, 2)[1] == 0x3c00);
 }
 
+TEST_CASE("d3d12: SLICE_GRAD on its kernel: the window's elements, zeros between and around", "[d3d12]") {
+    const auto t = [](data_type type, std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(type, std::move(sizes)); };
+    // DirectML 1.15.4's answers (docs/directml.md): offset 1, size 1, stride 2, three elements
+    // into seven give 0, 10, 0, 20, 0, 30, 0; an empty window at offset 3 with stride -2 puts
+    // 10, 20 at 2 and 0.
+    const std::vector<std::uint32_t> g3 = {10, 20, 30};
+    const operator_desc longer = slice_grad_desc{t(data_type::uint32, {3}), t(data_type::uint32, {7}), {1}, {1}, {2}};
+    CHECK(values_of<std::uint32_t>(gpu().run(longer, bytes_of(g3)), 7) == std::vector<std::uint32_t>{0, 10, 0, 20, 0, 30, 0});
+    const std::vector<std::uint32_t> g2 = {10, 20};
+    const operator_desc empty = slice_grad_desc{t(data_type::uint32, {2}), t(data_type::uint32, {6}), {3}, {0}, {-2}};
+    CHECK(values_of<std::uint32_t>(gpu().run(empty, bytes_of(g2)), 6) == std::vector<std::uint32_t>{20, 0, 10, 0, 0, 0});
+    // 1-byte elements (four to a word), a reversed window with gaps on both axes, over an output
+    // whose bytes start as 0xa5: every element of the tensor is written, each as the CPU writes it.
+    std::vector<std::uint8_t> g(12);
+    std::iota(g.begin(), g.end(), std::uint8_t{1});
+    const operator_desc grad = slice_grad_desc{t(data_type::uint8, {3, 4}), t(data_type::uint8, {7, 9}), {1, 0}, {5, 8}, {2, -2}};
+    const std::vector<std::byte> initial(output_bytes(grad), std::byte{0xa5});
+    std::vector<std::byte> cpu = initial;
+    execute(grad, bytes_of(g), cpu);
+    CHECK(gpu().run(grad, bytes_of(g), std::span<const std::byte>(initial)) == cpu);
+    CHECK(std::count(cpu.begin(), cpu.begin() + 63, std::byte{0}) == 63 - 12);
+}
+
 TEST_CASE("d3d12: JOIN and SPLIT bind tensor arrays: the backend refuses them by name", "[d3d12]") {
     const auto t = [](std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::float32, std::move(sizes)); };
     const operator_desc join = join_desc{{t({1, 1, 1, 2}), t({1, 1, 1, 2})}, t({1, 1, 1, 4}), 3};

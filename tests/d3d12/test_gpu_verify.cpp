@@ -104,6 +104,19 @@ TEST_CASE("d3d12 verify: an off-by-one fold is caught in the borders, never the 
     }
 }
 
+TEST_CASE("d3d12 verify: a SLICE_GRAD kernel that fills the window's gaps is caught there", "[d3d12][verify]") {
+    d3d12::context wrong({.fault = d3d12::testing::kernel_fault::slice_grad_no_gaps});
+    // Stride 3 on axis 1: of the window's span only every third coordinate holds an element.
+    const operator_desc desc = slice_grad_desc{make_buffer_tensor_desc(data_type::float16, {2, 3}),
+                                               make_buffer_tensor_desc(data_type::float16, {4, 10}), {1, 1}, {2, 9}, {1, 3}};
+    const auto input = iota_bytes(input_of(desc).total_tensor_size_in_bytes);
+    const compare_report report = wrong.verify(desc, input);
+    INFO(report.to_string());
+    CHECK_FALSE(report.equal());
+    CHECK(report.mismatch_count == 2 * 3 * 2); // the two gaps after each of a row's three elements, in both rows
+    CHECK(gpu().verify(desc, input).equal());
+}
+
 TEST_CASE("d3d12: every public conformance model bit-exactly on the GPU", "[d3d12][conformance]") {
     const std::filesystem::path dir = std::filesystem::path(DMLREF_CONFORMANCE_DIR);
     std::set<std::string> names;

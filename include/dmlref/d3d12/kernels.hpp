@@ -1,8 +1,8 @@
 #pragma once
 /// \file kernels.hpp
 /// The compute kernels, assembled with the DXBC emitter, and the parameters the host passes them.
-/// Each kernel mirrors a file in shaders/ (slice.hlsl, depth_space.hlsl, padding.hlsl, sharing
-/// layout.hlsli and main.hlsli): the HLSL is the readable source, this file its hand translation,
+/// Each kernel mirrors a file in shaders/ (slice.hlsl, depth_space.hlsl, padding.hlsl,
+/// slice_grad.hlsl, sharing layout.hlsli and main.hlsli): the HLSL is the readable source, this file its hand translation,
 /// statement by statement.
 ///
 /// Every kernel computes its operator's index equation itself, from DirectML's parameters:
@@ -36,15 +36,17 @@
 
 namespace dmlref::d3d12 {
 
-/// The three kernels: one per operator family.
-enum class kernel_family : std::uint32_t { slice, depth_space, padding };
+/// The four kernels: one per operator family (ELEMENT_WISE_IDENTITY, TILE and UPSAMPLE_2D run on
+/// the slice and padding kernels through their parameters).
+enum class kernel_family : std::uint32_t { slice, depth_space, padding, slice_grad };
 
-/// "slice", "depth_space", "padding".
+/// "slice", "depth_space", "padding", "slice_grad".
 constexpr std::string_view to_string(kernel_family family) noexcept {
     switch (family) {
     case kernel_family::slice: return "slice";
     case kernel_family::depth_space: return "depth_space";
     case kernel_family::padding: return "padding";
+    case kernel_family::slice_grad: return "slice_grad";
     }
     return "unknown";
 }
@@ -55,6 +57,7 @@ enum class kernel_fault : std::uint32_t {
     none,
     swapped_depth_space_order, ///< depth/space kernels use the other DEPTH_COLUMN_ROW / COLUMN_ROW_DEPTH order
     off_by_one_fold,           ///< the padding kernel folds with a period one too long
+    slice_grad_no_gaps,        ///< the SLICE_GRAD kernel takes every coordinate of the window's span, gaps included
 };
 } // namespace testing
 
@@ -84,8 +87,9 @@ struct dispatch_params {
     std::array<std::uint32_t, header_dwords> header{};
     /// cb1, per output axis k in decreasing output stride:
     ///   row k     = (output stride, output size, input stride, a)
-    ///   row 8 + k = (b, 0, the axis' position in the desc, 0)
-    /// slice: a = CopyStart, b = the signed window stride; padding: a = StartPadding, b = input size.
+    ///   row 8 + k = (b, n, the axis' position in the desc, 0)
+    /// slice: a = CopyStart, b = the signed window stride; padding: a = StartPadding, b = input size;
+    /// slice_grad: a = CopyStart, b = the signed window stride, n = the InputGradientTensor's size.
     std::array<std::uint32_t, axis_rows * 4> axes{};
     std::uint32_t units = 0;
 };
@@ -127,8 +131,6 @@ inline dispatch_params make_params(const operator_desc& any) {
     const auto single = [](const auto& d) {
             using D = std::remove_cvref_t<decltype(d)>;
             const std::string_view op = to_string(D::type);
-            if constexpr (std::is_same_v<D, slice_grad_desc>)
-                throw validation_error(fmt::format("{}: no D3D12 kernel runs this operator yet (the CPU library does)", op));
             dispatch_params p;
             p.width = static_cast<std::uint32_t>(element_size(d.input_tensor.data_type));
             detail::layout in = detail::layout_of(d.input_tensor), out = detail::layout_of(d.output_tensor);
@@ -169,10 +171,13 @@ inline dispatch_params make_params(const operator_desc& any) {
                 row[1] = u32(out.extents[a]);
                 row[2] = u32(in.strides[a]);
                 row2[2] = static_cast<std::uint32_t>(a);
-                if constexpr (std::is_same_v<D, slice1_desc>) {
+                if constexpr (std::is_same_v<D, slice1_desc> || std::is_same_v<D, slice_grad_desc>) {
+                    // CopyStart; SLICE_GRAD's window of size 0 with a negative stride starts at
+                    // offset - 1 (measured), which this wrapping sum gives too.
                     const std::int32_t stride = d.input_window_strides[a];
                     row[3] = d.input_window_offsets[a] + (stride < 0 ? d.input_window_sizes[a] - 1 : 0);
                     row2[0] = static_cast<std::uint32_t>(stride);
+                    row2[1] = u32(in.extents[a]); // SLICE_GRAD: the gradient's size (unused by SLICE1)
                 } else if constexpr (std::is_same_v<D, slice_desc>) {
                     row[3] = d.offsets[a];
                     row2[0] = d.strides[a];
@@ -201,7 +206,9 @@ inline dispatch_params make_params(const operator_desc& any) {
             } else if constexpr (std::is_same_v<D, tile_desc>) {
                 p.family = kernel_family::padding;
                 h[option] = static_cast<std::uint32_t>(padding_mode::wrap); // fill unused: WRAP never fills
-            } else if constexpr (!std::is_same_v<D, slice_grad_desc>) {
+            } else if constexpr (std::is_same_v<D, slice_grad_desc>) {
+                p.family = kernel_family::slice_grad; // fill: all bits clear, the zeros outside the window
+            } else {
                 p.family = kernel_family::padding;
                 h[option] = static_cast<std::uint32_t>(d.padding_mode);
                 std::array<std::byte, 8> fill{};
@@ -317,6 +324,27 @@ inline void emit_locate(program& p, kernel_family family, testing::kernel_fault 
         }
         p.endif();
         p.emit(op::imad, {dst(r_src), src(r_t), axis(0, 2), src(r_src)});
+        break;
+    }
+    case kernel_family::slice_grad: {
+        // The window's element q sits at CopyStart + stride * q. t = c - CopyStart, negated for a
+        // negative stride; c holds element q = t / |stride| when t >= 0, the division is exact
+        // and q < n, the gradient's size; otherwise it takes the zero fill.
+        p.emit(op::iadd, {dst(r_t), src(r_c), axis(0, 3).negated()});
+        p.emit(op::ilt, {dst(r_s0), axis(8, 0), imm(0)});
+        p.emit(op::ineg, {dst(r_s1), src(r_t)});
+        p.emit(op::movc, {dst(r_t), src(r_s0), src(r_s1), src(r_t)});
+        p.emit(op::ineg, {dst(r_s2), axis(8, 0)});
+        p.emit(op::movc, {dst(r_s2), src(r_s0), src(r_s2), axis(8, 0)}); // |stride| (2^31 for INT32_MIN, unsigned)
+        p.emit(op::ilt, {dst(r_s3), src(r_t), imm(0)});
+        p.emit(op::udiv, {dst(r_s4), dst(r_s5), src(r_t), src(r_s2)});
+        p.emit(op::ine, {dst(r_s5), src(r_s5), imm(0)});
+        if (fault == testing::kernel_fault::slice_grad_no_gaps) p.emit(op::mov, {dst(r_s5), imm(0)});
+        p.emit(op::uge, {dst(r_s6), src(r_s4), axis(8, 1)});
+        p.emit(op::or_, {dst(r_s3), src(r_s3), src(r_s5)});
+        p.emit(op::or_, {dst(r_s3), src(r_s3), src(r_s6)});
+        p.emit(op::or_, {dst(r_fill), src(r_fill), src(r_s3)});
+        p.emit(op::imad, {dst(r_src), src(r_s4), axis(0, 2), src(r_src)});
         break;
     }
     }
