@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -323,4 +324,44 @@ TEST_CASE("directml: run takes one buffer per tensor, and refuses another count 
     CHECK_THROWS_WITH(dml().run(d, input), Catch::Contains("SPLIT binds 1 input and 2 output tensors"));
     const std::vector<std::vector<std::byte>> two = {input, input};
     CHECK_THROWS_WITH(dml().run(d, spans(two)), Catch::Contains("2 input buffers for the 1 input tensors of SPLIT"));
+}
+
+TEST_CASE("directml: JOIN refuses an input of 2^31 elements or more, whatever its strides, and SPLIT's outputs may be larger") {
+    // Measured on 1.15.4 and 1.14.1 (docs/directml.md): the bound is on each input's element count
+    // (broadcast inputs count too), not on its bytes, its span or the output (up to 2^32 - 1).
+    using v = std::vector<std::uint32_t>;
+    struct probe {
+        const char* what;
+        operator_desc desc;
+        bool accepted;
+    };
+    const auto u8 = [](v sizes, std::optional<v> strides = std::nullopt) {
+        return strides ? make_buffer_tensor_desc(data_type::uint8, sizes, *strides) : make_buffer_tensor_desc(data_type::uint8, sizes);
+    };
+    const auto f32 = [](v sizes) { return make_buffer_tensor_desc(data_type::float32, sizes); };
+    const std::vector<probe> probes = {
+        {"2^31 - 1 + 1", join_desc{{u8({0x7fff'ffffu}), u8({1})}, u8({0x8000'0000u}), 0}, true},
+        {"1 + 2^31 - 1", join_desc{{u8({1}), u8({0x7fff'ffffu})}, u8({0x8000'0000u}), 0}, true},
+        {"2^31 - 1 alone", join_desc{{u8({0x7fff'ffffu})}, u8({0x7fff'ffffu}), 0}, true},
+        {"2^31 alone", join_desc{{u8({0x8000'0000u})}, u8({0x8000'0000u}), 0}, false},
+        {"2^31 + 1", join_desc{{u8({0x8000'0000u}), u8({1})}, u8({0x8000'0001u}), 0}, false},
+        {"1 + 2^31", join_desc{{u8({1}), u8({0x8000'0000u})}, u8({0x8000'0001u}), 0}, false},
+        {"FLOAT32 2^31 - 1 + 1", join_desc{{f32({0x7fff'ffffu}), f32({1})}, f32({0x8000'0000u}), 0}, true},
+        {"FLOAT32 2^31 + 1", join_desc{{f32({0x8000'0000u}), f32({1})}, f32({0x8000'0001u}), 0}, false},
+        {"(2^30 - 1) x 2 + 1 x 2", join_desc{{u8({0x3fff'ffffu, 2}), u8({1, 2})}, u8({0x4000'0000u, 2}), 0}, true},
+        {"2^30 x 2 + 1 x 2", join_desc{{u8({0x4000'0000u, 2}), u8({1, 2})}, u8({0x4000'0001u, 2}), 0}, false},
+        {"FLOAT32 (1 x (2^31 - 1)) x 2: an output of 2^32 - 2",
+         join_desc{{f32({1, 0x7fff'ffffu}), f32({1, 0x7fff'ffffu})}, f32({2, 0x7fff'ffffu}), 0}, true},
+        {"2 elements 2^31 apart", join_desc{{u8({2}, v{0x8000'0000u}), u8({1})}, u8({3}), 0}, true},
+        {"2^31 broadcast (strides 0)", join_desc{{u8({0x8000'0000u}, v{0}), u8({1})}, u8({0x8000'0001u}), 0}, false},
+        {"65535 x 32768 broadcast rows", join_desc{{u8({65535, 32768}, v{0, 1}), u8({1, 32768})}, u8({65536, 32768}), 0}, true},
+        {"65536 x 32768 broadcast rows", join_desc{{u8({65536, 32768}, v{0, 1}), u8({1, 32768})}, u8({65537, 32768}), 0}, false},
+        {"SPLIT into 2^31 + 1", split_desc{u8({0x8000'0001u}), {u8({0x8000'0000u}), u8({1})}, 0}, true},
+        {"SPLIT into 2^32 - 16 + 1", split_desc{u8({0xffff'fff1u}), {u8({0xffff'fff0u}), u8({1})}, 0}, true},
+        {"SPLIT of a broadcast 2^31 + 1", split_desc{u8({0x8000'0001u}, v{0}), {u8({0x8000'0000u}), u8({1})}, 0}, true}};
+    for (const probe& p : probes) {
+        INFO(p.what << ": " << to_string(p.desc));
+        CHECK(dml().accepts(p.desc).has_value() == !p.accepted);
+        CHECK(validate(p.desc).has_value() == !p.accepted);
+    }
 }
