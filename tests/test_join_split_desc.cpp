@@ -150,7 +150,7 @@ TEST_CASE("JOIN and SPLIT descs: the rules per feature level, with their message
     CHECK(message(owned) == "SPLIT: OutputTensors[0].Flags is OWNED_BY_DML, which only input tensors may use");
 }
 
-TEST_CASE("JOIN desc: an input of 2^31 elements or more is refused, as DirectML does; SPLIT's outputs are not",
+TEST_CASE("JOIN desc: an input of 2^31 elements or more is refused, as DirectML does, and SPLIT's outputs are not",
           "[join][split][desc][validation]") {
     // Measured on DirectML 1.15.4 and 1.14.1 (docs/directml.md): the element count, whatever the
     // strides or the type; the output may hold up to 2^32 - 1 elements.
