@@ -8,17 +8,19 @@
 # way, and `dmlref directml-parity` on boundary and valid descs, with
 # tests/directml/known-divergences.json: any disagreement no known class explains fails the stage.
 # Without npm's registry or the backports suite it prints "skipped: ..." and exits 0.
-# Environment: BUILD_DIR (build-windows), DMLREF_PARITY_COUNT (12000 boundary descs: about 1,000 per operator),
-# DMLREF_PARITY_VALID (4000 valid descs), DMLREF_PARITY_OLD_COUNT (6000 boundary descs against
-# DirectML 1.14.1), DMLREF_PARITY_SEED (1). About 100 descs a second under Wine on lavapipe
-# (2 cores); docs/directml.md has the runs.
+# Environment: BUILD_DIR (build-windows), DMLREF_PARITY_COUNT (8000 boundary descs: 500 or more per
+# operator, JOIN and SPLIT included), DMLREF_PARITY_VALID (4200 valid descs: 300 per operator),
+# DMLREF_PARITY_OLD_COUNT and DMLREF_PARITY_OLD_VALID (the same against DirectML 1.14.1),
+# DMLREF_PARITY_SEED (1). About 100 descs a second under Wine on lavapipe (2 cores); each run
+# prints its count of boundary descs and valid cases per operator; docs/directml.md has the runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 build=${BUILD_DIR:-build-windows}
-count=${DMLREF_PARITY_COUNT:-12000}
-valid=${DMLREF_PARITY_VALID:-4000}
-old_count=${DMLREF_PARITY_OLD_COUNT:-6000}
+count=${DMLREF_PARITY_COUNT:-8000}
+valid=${DMLREF_PARITY_VALID:-4200}
+old_count=${DMLREF_PARITY_OLD_COUNT:-8000}
+old_valid=${DMLREF_PARITY_OLD_VALID:-4200}
 seed=${DMLREF_PARITY_SEED:-1}
 
 if [[ -z "${DMLREF_DIRECTML_UNDER_XVFB:-}" ]]; then
@@ -49,7 +51,7 @@ cmake --build "$build" -j "$(nproc)" --target dmlref_cli test_directml
 # Warm-up: the first D3D12 process opens the desktop (docs/windows.md).
 cmake/wine64-run.sh "$build/bin/test_directml.exe" "directml: the device reports*" > /dev/null 2>&1 || true
 
-step "the DirectML backend's unit tests, and the 520 vectors models through dmlref run --backend directml"
+step "the DirectML backend's unit tests, the 520 vectors models and JOIN's and SPLIT's model files through dmlref run --backend directml"
 ctest --test-dir "$build" -L directml --output-on-failure --timeout 600
 
 step "the public conformance models through dmlref run --backend directml"
@@ -72,8 +74,8 @@ step "directml-parity: $count boundary descs and $valid valid descs (seed $seed)
   --report "$win_report" > "$report/table-6_4.txt" 2>&1 || status=1
 cut -c1-600 "$report/table-6_4.txt"
 
-step "directml-parity: $old_count boundary descs against DirectML 1.14.1 (feature level 6_3), dmlref at 6_3"
-DMLREF_DIRECTML_DLL=$DMLREF_DIRECTML_DLL_1_14 "$build/bin/dmlref-emulated" directml-parity --count "$old_count" --valid 0 \
+step "directml-parity: $old_count boundary descs and $old_valid valid descs against DirectML 1.14.1 (feature level 6_3), dmlref at 6_3"
+DMLREF_DIRECTML_DLL=$DMLREF_DIRECTML_DLL_1_14 "$build/bin/dmlref-emulated" directml-parity --count "$old_count" --valid "$old_valid" \
   --seed "$seed" --feature-level 6_3 --known "$known" --report "$win_report" > "$report/table-6_3.txt" 2>&1 || status=1
 cut -c1-600 "$report/table-6_3.txt"
 

@@ -158,3 +158,62 @@ TEST_CASE("directml translate: UPSAMPLE_2D carries ScaleSize (Width first) and I
     CHECK(d.ScaleSize.Height == 2);
     CHECK(d.InterpolationMode == 1);
 }
+
+TEST_CASE("directml translate: JOIN carries InputCount, a contiguous array of its inputs, and Axis") {
+    join_desc j{{make_buffer_tensor_desc(data_type::int8, {1, 2, 3}),
+                 make_buffer_tensor_desc(data_type::int8, {1, 4, 3}, std::vector<std::uint32_t>{0, 3, 1}),
+                 make_buffer_tensor_desc(data_type::int8, {1, 1, 3})},
+                make_buffer_tensor_desc(data_type::int8, {1, 7, 3}),
+                1};
+    j.input_tensors[2].flags = static_cast<tensor_flags>(2);
+    const directml::translated t(j);
+    CHECK(t.op().Type == 63);
+    REQUIRE(t.input_count() == 3);
+    REQUIRE(t.output_count() == 1);
+    const auto& d = *static_cast<const abi::join_operator_desc*>(t.op().Desc);
+    REQUIRE(d.InputCount == 3);
+    CHECK(d.Axis == 1);
+    // DML_TENSOR_DESCs side by side, each pointing at its own buffer desc, in binding order.
+    for (std::uint32_t k = 0; k < 3; ++k) {
+        INFO("InputTensors[" << k << "]");
+        const auto& in = buffer_of(&d.InputTensors[k]);
+        CHECK(&in == &t.input(k));
+        CHECK(in.DimensionCount == 3);
+        CHECK(in.Sizes[1] == j.input_tensors[k].sizes[1]);
+        CHECK((in.Strides != nullptr) == (k == 1));
+    }
+    CHECK(buffer_of(&d.InputTensors[1]).Strides[0] == 0);
+    CHECK(buffer_of(&d.InputTensors[2]).Flags == 2);
+    CHECK(buffer_of(d.OutputTensor).Sizes[1] == 7);
+    CHECK(&buffer_of(d.OutputTensor) == &t.output());
+
+    // InputCount 0 goes to DirectML as it is, with no array; an Axis past the rank too.
+    const join_desc none{{}, make_buffer_tensor_desc(data_type::int8, {4}), 7};
+    const directml::translated u(none);
+    const auto& e = *static_cast<const abi::join_operator_desc*>(u.op().Desc);
+    CHECK(e.InputCount == 0);
+    CHECK(e.InputTensors == nullptr);
+    CHECK(e.Axis == 7);
+    CHECK(u.input_count() == 0);
+}
+
+TEST_CASE("directml translate: SPLIT carries its input, OutputCount, a contiguous array of its outputs, and Axis") {
+    const split_desc s{make_buffer_tensor_desc(data_type::float64, {6, 2}),
+                       {make_buffer_tensor_desc(data_type::float64, {2, 2}),
+                        make_buffer_tensor_desc(data_type::float64, {4, 2}, std::vector<std::uint32_t>{3, 1})},
+                       0};
+    const directml::translated t(s);
+    CHECK(t.op().Type == 62);
+    REQUIRE(t.output_count() == 2);
+    const auto& d = *static_cast<const abi::split_operator_desc*>(t.op().Desc);
+    CHECK(d.OutputCount == 2);
+    CHECK(d.Axis == 0);
+    CHECK(buffer_of(d.InputTensor).Sizes[0] == 6);
+    CHECK(&buffer_of(&d.OutputTensors[1]) == &t.output(1));
+    CHECK(buffer_of(&d.OutputTensors[1]).Strides[0] == 3);
+    CHECK(buffer_of(&d.OutputTensors[1]).TotalTensorSizeInBytes == s.output_tensors[1].total_tensor_size_in_bytes);
+    // A part whose Strides has another length than its Sizes cannot be carried: refused by its name.
+    split_desc bad = s;
+    bad.output_tensors[1].strides = std::vector<std::uint32_t>{1};
+    CHECK_THROWS_WITH(directml::translated(bad), Catch::Contains("OutputTensors[1].Strides has 1 entries and Sizes 2"));
+}

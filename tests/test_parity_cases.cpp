@@ -66,6 +66,23 @@ template <class... V> std::ptrdiff_t common_length(const V&... arrays) {
 std::set<std::string> differing_fields(const operator_desc& a, const operator_desc& b) {
     REQUIRE(a.index() == b.index());
     std::set<std::string> fields;
+    if (binds_tensor_arrays(type_of(a))) {
+        // The whole and each part present in both, by DirectML's names; the count; Axis.
+        const bool join = type_of(a) == operator_type::join;
+        const auto pa = join ? inputs_of(a) : outputs_of(a), pb = join ? inputs_of(b) : outputs_of(b);
+        const auto wa = join ? outputs_of(a) : inputs_of(a), wb = join ? outputs_of(b) : inputs_of(b);
+        tensor_fields(wa.front().field, wa.front().desc(), wb.front().desc(), fields);
+        if (pa.size() != pb.size()) fields.insert(join ? "InputCount" : "OutputCount");
+        for (std::size_t k = 0; k < std::min(pa.size(), pb.size()); ++k) tensor_fields(pa[k].field, pa[k].desc(), pb[k].desc(), fields);
+        const auto axis = [](const operator_desc& d) {
+            return std::visit([](const auto& x) -> std::uint32_t {
+                if constexpr (requires { x.axis; }) return x.axis;
+                else return 0;
+            }, d);
+        };
+        if (axis(a) != axis(b)) fields.insert("Axis");
+        return fields;
+    }
     std::visit(single_tensor_only{"differing_fields",
         [&](const auto& x) {
             using D = std::remove_cvref_t<decltype(x)>;
@@ -133,9 +150,16 @@ std::set<std::string> differing_fields(const operator_desc& a, const operator_de
 const buffer_tensor_desc& input(const operator_desc& d) { return random_cases::input_of(d); }
 const buffer_tensor_desc& output(const operator_desc& d) { return random_cases::output_of(d); }
 
+/// Every tensor the desc binds, inputs first (JOIN with InputCount 0 has only its output).
+std::vector<bound_tensor> tensors_of(const operator_desc& d) {
+    std::vector<bound_tensor> all = inputs_of(d);
+    for (const bound_tensor& t : outputs_of(d)) all.push_back(t);
+    return all;
+}
+
 bool expressible_here(const operator_desc& d) {
-    for (const buffer_tensor_desc* t : {&input(d), &output(d)})
-        if (t->strides && t->strides->size() != t->sizes.size()) return false;
+    for (const bound_tensor& t : tensors_of(d))
+        if (t.desc().strides && t.desc().strides->size() != t.desc().sizes.size()) return false;
     return std::visit(
         [](const auto& x) {
             using D = std::remove_cvref_t<decltype(x)>;
@@ -151,8 +175,8 @@ bool expressible_here(const operator_desc& d) {
 
 bool huge_here(const operator_desc& d) {
     constexpr std::uint64_t limit = 64ull << 20;
-    for (const buffer_tensor_desc* t : {&input(d), &output(d)})
-        if (t->total_tensor_size_in_bytes > limit || calc_buffer_tensor_size(*t) > limit) return true;
+    for (const bound_tensor& t : tensors_of(d))
+        if (t.desc().total_tensor_size_in_bytes > limit || calc_buffer_tensor_size(t.desc()) > limit) return true;
     return false;
 }
 
@@ -163,6 +187,14 @@ std::string fields_text(const operator_desc& d) {
                            fmt::join(t.sizes, ","), t.strides ? fmt::format("{}", fmt::join(*t.strides, ",")) : "-",
                            t.total_tensor_size_in_bytes, t.guaranteed_base_offset_alignment);
     };
+    if (binds_tensor_arrays(type_of(d))) { // every tensor in binding order, then Axis
+        std::string text = fmt::format("{}", static_cast<std::uint32_t>(type_of(d)));
+        for (const bound_tensor& t : tensors_of(d)) text += ";" + tensor(t.desc());
+        return text + std::visit([](const auto& x) {
+            if constexpr (requires { x.axis; }) return fmt::format(";{}", x.axis);
+            else return std::string();
+        }, d);
+    }
     std::string text = fmt::format("{};{};{}", static_cast<std::uint32_t>(type_of(d)), tensor(input(d)), tensor(output(d)));
     std::visit(
         [&](const auto& x) {
@@ -204,6 +236,13 @@ std::string case_text(const parity::parity_case& c) {
 }
 
 bool is_valid_class(const std::string& klass) { return klass.rfind("valid", 0) == 0; }
+
+/// A tensor's field as the classes name it: a part's index becomes k ("InputTensors[2]" ->
+/// "InputTensors[k]").
+std::string class_field(const std::string& field) {
+    const auto open = field.find('[');
+    return open == std::string::npos ? field : field.substr(0, open) + "[k]";
+}
 
 } // namespace
 
@@ -267,7 +306,7 @@ TEST_CASE("parity cases of seed 7 are pinned", "[parity]") {
         hash = fnv1a(hash, fields_text(b.desc) + b.klass);
         hash = fnv1a(hash, fields_text(parity::valid_case(7, i).desc));
     }
-    CHECK(fmt::format("{:016x}", hash) == "bbce5f97793bc17c");
+    CHECK(fmt::format("{:016x}", hash) == "0a873d02380bbdf8");
 }
 
 // DirectML 1.15.4 caps TotalTensorSizeInBytes at (2^32 - 1) elements' worth of bytes: the classes
@@ -279,15 +318,24 @@ TEST_CASE("the TotalTensorSizeInBytes classes and the largest tensors sit exactl
     const auto cap = [](data_type t) { return 0xffff'ffffull * element_size(t); };
     std::map<std::string, std::set<std::size_t>> widths; // class -> element sizes seen
     const auto list = parity::boundary_classes();
-    for (const std::uint64_t seed : {std::uint64_t{5}, std::uint64_t{6}, std::uint64_t{7}, std::uint64_t{8}}) {
-        for (std::uint64_t i = 0; i < (list.size() + 100) / 4 * 4 * 3; ++i) {
+    // Each class's first draws of four seeds, and 48 more of the classes of one operator's parts
+    // (JOIN's InputTensors[k], SPLIT's OutputTensors[k]), which no other operator shares.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> cases; // (seed, index)
+    for (const std::uint64_t seed : {std::uint64_t{5}, std::uint64_t{6}, std::uint64_t{7}, std::uint64_t{8}})
+        for (std::uint64_t i = 0; i < (list.size() + 100) / 4 * 4 * 3; ++i) cases.emplace_back(seed, i);
+    for (const auto& [op, klass] : list)
+        if (klass.find("Tensors[k].TotalTensorSizeInBytes: ") != std::string::npos)
+            for (std::uint64_t draw = 0; draw < 48; ++draw) cases.emplace_back(5, *parity::index_of(op, klass, draw));
+    {
+        for (const auto& [seed, i] : cases) {
             const auto c = parity::boundary_case(seed, i);
             const std::string& k = c.klass;
             INFO(i << " " << to_string(type_of(c.desc)) << " / " << k << " (" << c.detail << ")");
-            for (const bool out : {false, true}) {
-                const buffer_tensor_desc& t = out ? output(c.desc) : input(c.desc);
-                const std::string x = out ? "OutputTensor" : "InputTensor";
+            for (const bound_tensor& bound : tensors_of(c.desc)) {
+                const buffer_tensor_desc& t = bound.desc();
+                const std::string x = class_field(bound.field); // "InputTensors[2]" as its class names it, "InputTensors[k]"
                 const std::uint64_t total = t.total_tensor_size_in_bytes, most = cap(t.data_type);
+                if (bound.field != x && c.detail.rfind(bound.field + ":", 0) != 0) continue; // another part than the one probed
                 if (k == x + ".TotalTensorSizeInBytes: (2^32 - 1) * element size") {
                     CHECK(total == most);
                 } else if (k == x + ".TotalTensorSizeInBytes: (2^32 - 1) * element size + 1") {
@@ -300,8 +348,12 @@ TEST_CASE("the TotalTensorSizeInBytes classes and the largest tensors sit exactl
                 widths[k].insert(element_size(t.data_type));
             }
             if (k.rfind("valid: ", 0) == 0 && k.find("the largest DirectML accepts") != std::string::npos) {
+                // The tensor named (JOIN's OutputTensor and SPLIT's InputTensor are their wholes).
                 const bool out = k.rfind("valid: OutputTensor", 0) == 0;
-                const buffer_tensor_desc& t = out ? output(c.desc) : input(c.desc);
+                const buffer_tensor_desc& t = out ? outputs_of(c.desc).front().desc() : inputs_of(c.desc).front().desc();
+                if (binds_tensor_arrays(type_of(c.desc)))
+                    REQUIRE(&t == &(type_of(c.desc) == operator_type::join ? std::get<join_desc>(c.desc).output_tensor
+                                                                           : std::get<split_desc>(c.desc).input_tensor));
                 const std::uint64_t n = element_count(t.sizes), w = element_size(t.data_type);
                 CHECK_FALSE(t.strides.has_value());
                 CHECK(n == parity::detail::largest_packed_count(w));
@@ -312,7 +364,7 @@ TEST_CASE("the TotalTensorSizeInBytes classes and the largest tensors sit exactl
         }
     }
     const std::set<std::size_t> all{1, 2, 4, 8};
-    for (const std::string x : {"InputTensor", "OutputTensor"})
+    for (const std::string x : {"InputTensor", "OutputTensor", "InputTensors[k]", "OutputTensors[k]"})
         for (const std::string v : {"(2^32 - 1) * element size", "(2^32 - 1) * element size + 1", "2^32"}) {
             INFO(x << " " << v);
             CHECK(widths[x + ".TotalTensorSizeInBytes: " + v] == all);
@@ -365,6 +417,9 @@ TEST_CASE("valid cases are valid and cover every operator, order, mode, type, ra
     std::set<data_type> types;
     std::set<std::size_t> ranks;
     bool strided_input = false, broadcast_input = false, strided_output = false, pads_beyond = false;
+    std::map<operator_type, std::set<std::size_t>> part_counts, part_ranks;
+    std::map<operator_type, std::set<data_type>> part_types;
+    std::map<operator_type, bool> broadcast_parts, strided_parts;
     for (std::uint64_t i = 0; i < 4000; ++i) {
         const auto c = parity::valid_case(99, i);
         INFO(i << ": " << to_string(c.desc));
@@ -377,6 +432,19 @@ TEST_CASE("valid cases are valid and cover every operator, order, mode, type, ra
         ops.insert(type_of(c.desc));
         types.insert(in.data_type);
         ranks.insert(in.sizes.size());
+        if (binds_tensor_arrays(type_of(c.desc))) {
+            const bool join = type_of(c.desc) == operator_type::join;
+            const std::size_t parts = (join ? inputs_of(c.desc) : outputs_of(c.desc)).size();
+            part_counts[type_of(c.desc)].insert(parts);
+            part_ranks[type_of(c.desc)].insert(in.sizes.size());
+            for (const bound_tensor& t : tensors_of(c.desc)) part_types[type_of(c.desc)].insert(t.desc().data_type);
+            for (const bound_tensor& t : inputs_of(c.desc))
+                if (t.desc().strides)
+                    for (std::size_t k = 0; k < t.desc().sizes.size(); ++k)
+                        broadcast_parts[type_of(c.desc)] |= t.desc().sizes[k] > 1 && (*t.desc().strides)[k] == 0;
+            for (const bound_tensor& t : outputs_of(c.desc))
+                strided_parts[type_of(c.desc)] |= t.desc().strides && *t.desc().strides != packed_strides(t.desc().sizes);
+        }
         std::visit(
             [&](const auto& x) {
                 if constexpr (requires { x.order; }) orders.insert({type_of(c.desc), x.order});
@@ -396,6 +464,14 @@ TEST_CASE("valid cases are valid and cover every operator, order, mode, type, ra
     CHECK(ops.size() == std::size(parity::detail::all_ops));
     CHECK(ops.count(operator_type::element_wise_identity) == 1);
     CHECK(ops.count(operator_type::slice_grad) == 1);
+    for (const operator_type op : {operator_type::join, operator_type::split}) { // their inputs broadcast, their outputs strided
+        INFO(to_string(op));
+        CHECK(part_counts[op] == std::set<std::size_t>{1, 2, 3, 4, 5});
+        CHECK(part_ranks[op] == std::set<std::size_t>{1, 2, 3, 4, 5, 6, 7, 8});
+        CHECK(part_types[op].size() == 11);
+        CHECK(broadcast_parts[op]);
+        CHECK(strided_parts[op]);
+    }
     CHECK(orders.size() == 4);
     CHECK(modes.size() == 5);
     CHECK(types.size() == 11);
@@ -421,10 +497,8 @@ TEST_CASE("every boundary case is a valid base with exactly its class's fields c
             REQUIRE_FALSE(base_verdict.has_value());
             CHECK(c.expressible == expressible_here(c.desc));
             CHECK(c.huge == huge_here(c.desc));
-            if (!c.huge) { // small enough to execute when both sides accept it
-                CHECK(element_count(input(c.desc).sizes) <= 20000);
-                CHECK(element_count(output(c.desc).sizes) <= 20000);
-            }
+            if (!c.huge) // small enough to execute when both sides accept it
+                for (const bound_tensor& t : tensors_of(c.desc)) CHECK(element_count(t.desc().sizes) <= 20000);
             const auto changed = differing_fields(b.base, c.desc);
             if (c.klass.rfind("valid: ", 0) == 0) {
                 ++valid_cases;
@@ -440,7 +514,8 @@ TEST_CASE("every boundary case is a valid base with exactly its class's fields c
                 if (b.coupled) {
                     coupled.insert(c.klass);
                     CHECK(b.fields.size() >= 2);
-                    CHECK(b.fields.size() <= 3);
+                    // A JOIN's or SPLIT's 9 dimensions are on every tensor at once.
+                    CHECK(b.fields.size() <= (binds_tensor_arrays(type_of(c.desc)) ? 1 + tensors_of(c.desc).size() : 3));
                 } else {
                     CHECK(b.fields.size() == 1);
                 }
@@ -449,8 +524,10 @@ TEST_CASE("every boundary case is a valid base with exactly its class's fields c
     }
     CHECK(valid_cases * 4 == total);
     // The coupled classes: one DirectML quantity that spans two or three fields (10 of them are
-    // UPSAMPLE_2D's types and ranks outside its table, set on both tensors at once).
-    CHECK(coupled.size() <= 27);
+    // UPSAMPLE_2D's types and ranks outside its table, set on both tensors at once; 12 are JOIN's
+    // and SPLIT's: a part's size with the whole's or another part's, a part's strides with its
+    // TotalTensorSizeInBytes, and 9 dimensions on every tensor).
+    CHECK(coupled.size() <= 39);
 }
 
 TEST_CASE("an output divergence with a difference pattern covers only differences of that pattern", "[parity]") {

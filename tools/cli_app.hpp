@@ -42,6 +42,7 @@ struct arguments {
     std::uint64_t parity_count = 3000, parity_valid = 2000, parity_seed = 1, parity_batch = 400, parity_jobs = 2;
     std::uint64_t parity_start = 0, parity_end = 0;
     std::string parity_level = "6_4", parity_known, parity_report, parity_results;
+    std::vector<std::string> parity_ops;
     bool parity_worker = false, parity_plant = false;
     std::optional<std::uint64_t> parity_print_case;
 
@@ -114,6 +115,8 @@ inline void define(CLI::App& app, arguments& a, const std::string& version) {
     par->add_option("--batch", a.parity_batch, "Cases per worker process")->capture_default_str();
     par->add_option("--jobs", a.parity_jobs, "Worker processes at a time")->capture_default_str();
     par->add_option("--report", a.parity_report, "A folder for the per-case results (parity.tsv)");
+    par->add_option("--ops", a.parity_ops, "Only these operators' cases (DirectML's names: JOIN,SPLIT); the others are skipped")
+        ->delimiter(',');
     par->add_option("--print-case", a.parity_print_case, "Print boundary case N of --seed (its class and desc) and stop; needs no DirectML");
     par->add_flag("--plant", a.parity_plant, "Change one byte of the first DirectML output (the run must then fail)");
     par->add_flag("--worker", a.parity_worker, "(internal) run cases [--start, --end) in this process")->group("");

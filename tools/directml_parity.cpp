@@ -2,6 +2,7 @@
 #include "directml_parity.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -157,34 +158,60 @@ std::uint64_t input_seed(const run_options& options, const parity_case& c, std::
     return detail::mix(options.seed ^ detail::class_hash(type_of(c.desc), c.klass), draw_of(index), 3);
 }
 
-/// Runs the desc on both sides from the same input into buffers that start as the same sentinel,
-/// and compares the whole output buffers byte for byte.
+/// The seed of input tensor `k`'s bytes: the case's own for the first (as before tensor arrays),
+/// mixed with k for the others.
+std::uint64_t part_seed(std::uint64_t case_seed, std::size_t k) {
+    return k == 0 ? case_seed : detail::mix(case_seed, k, 4);
+}
+
+/// Runs the desc on both sides from the same inputs (one buffer per input tensor) into buffers that
+/// start as the same sentinel, and compares every output buffer whole, byte for byte.
 void run_both(const parity_case& c, outcome& o, directml::device& dml, feature_level level, const run_options& options,
               bool& planted) {
-    const buffer_tensor_desc& in_desc = inputs_of(c.desc).front().desc();
-    const buffer_tensor_desc& out_desc = outputs_of(c.desc).front().desc();
-    const std::vector<std::byte> input = input_for(in_desc, input_seed(options, c, o.index));
+    const auto ins = inputs_of(c.desc), outs = outputs_of(c.desc);
     const auto align = [](const buffer_tensor_desc& t) { return std::max<std::size_t>(t.guaranteed_base_offset_alignment, 64); };
-    directml::detail::aligned_bytes in(input.size(), align(in_desc), std::byte{0});
-    std::copy(input.begin(), input.end(), in.span().begin());
-    directml::detail::aligned_bytes expected(static_cast<std::size_t>(out_desc.total_tensor_size_in_bytes), align(out_desc),
-                                             std::byte{0xA5});
-    execute(c.desc, in.span(), expected.span(), level);
-    std::vector<std::byte> actual = dml.run(c.desc, input);
-    if (options.plant && !planted && !actual.empty()) {
-        actual[0] ^= std::byte{1};
+    const std::uint64_t seed = input_seed(options, c, o.index);
+    std::vector<std::vector<std::byte>> inputs;
+    std::vector<directml::detail::aligned_bytes> in, expected;
+    std::vector<std::span<const std::byte>> input_spans, in_spans;
+    std::vector<std::span<std::byte>> expected_spans;
+    for (std::size_t k = 0; k < ins.size(); ++k) {
+        inputs.push_back(input_for(ins[k].desc(), part_seed(seed, k)));
+        in.emplace_back(inputs.back().size(), align(ins[k].desc()), std::byte{0});
+        std::copy(inputs.back().begin(), inputs.back().end(), in.back().span().begin());
+    }
+    for (const bound_tensor& t : outs)
+        expected.emplace_back(static_cast<std::size_t>(t.desc().total_tensor_size_in_bytes), align(t.desc()), std::byte{0xA5});
+    for (std::size_t k = 0; k < ins.size(); ++k) {
+        input_spans.push_back(inputs[k]);
+        in_spans.push_back(in[k].span());
+    }
+    for (auto& e : expected) expected_spans.push_back(e.span());
+    execute(c.desc, in_spans, expected_spans, level);
+    std::vector<std::vector<std::byte>> actual = dml.run(c.desc, input_spans);
+    if (options.plant && !planted && !actual.empty() && !actual.front().empty()) {
+        actual.front()[0] ^= std::byte{1};
         planted = true;
     }
-    const auto e = expected.span();
-    if (std::equal(e.begin(), e.end(), actual.begin(), actual.end())) {
+    bool same = true;
+    for (std::size_t k = 0; k < outs.size(); ++k) {
+        const auto e = expected_spans[k];
+        same = same && std::equal(e.begin(), e.end(), actual[k].begin(), actual[k].end());
+    }
+    if (same) {
         o.output = "same";
         return;
     }
     o.output = "differs";
-    const auto ep = d3d12::context::pack(out_desc, e), ap = d3d12::context::pack(out_desc, actual);
-    o.pattern = difference_pattern(out_desc.data_type, ep, ap);
-    const compare_report report = compare(out_desc.data_type, out_desc.sizes, ep, ap, {}, &c.desc);
-    o.message = report.equal() ? "bytes outside the output tensor differ" : report.to_string();
+    std::vector<std::vector<std::byte>> ep, ap;
+    for (std::size_t k = 0; k < outs.size(); ++k) {
+        ep.push_back(d3d12::context::pack(outs[k].desc(), expected_spans[k]));
+        ap.push_back(d3d12::context::pack(outs[k].desc(), actual[k]));
+    }
+    const auto e = compared_output(c.desc, ep), a = compared_output(c.desc, ap);
+    o.pattern = difference_pattern(data_type_of(c.desc), e, a);
+    const compare_report report = compare(data_type_of(c.desc), compared_sizes(c.desc), e, a, {}, &c.desc);
+    o.message = report.equal() ? "bytes outside the output tensors differ" : report.to_string();
 }
 
 int worker(const run_options& options) {
@@ -200,7 +227,9 @@ int worker(const run_options& options) {
         const parity_case c = case_of(options, index);
         outcome o{index, std::string(to_string(type_of(c.desc))), c.klass, "", "-", "", ""};
         current = &o;
-        if (!c.expressible) {
+        if (!options.ops.empty() && std::find(options.ops.begin(), options.ops.end(), o.op) == options.ops.end()) {
+            o.verdict = "skipped"; // another operator than --ops names
+        } else if (!c.expressible) {
             o.verdict = "inexpressible";
         } else {
             o.message = "CreateOperator/CompileOperator";
@@ -249,6 +278,11 @@ PROCESS_INFORMATION start_child(const run_options& options, std::uint64_t start,
                        std::to_wstring(options.valid_count) + L" --seed " + std::to_wstring(options.seed) +
                        L" --feature-level " + wide(options.level) + L" --results " + quoted(wide(results));
     if (options.plant) cmd += L" --plant";
+    if (!options.ops.empty()) {
+        std::string ops;
+        for (const std::string& op : options.ops) ops += (ops.empty() ? "" : ",") + op;
+        cmd += L" --ops " + wide(ops);
+    }
     STARTUPINFOW si{};
     si.cb = sizeof(si);
     PROCESS_INFORMATION pi{};
@@ -392,9 +426,14 @@ int run(const run_options& options, std::ostream& out) {
                              "see docs/directml.md)");
 #else
     if (options.worker) return worker(options);
+    for (const std::string& op : options.ops)
+        if (!parse_operator_type(op)) throw std::runtime_error("--ops: '" + op + "' is not an operator (DirectML's names: JOIN, SLICE1, ...)");
     const auto known = load_known(options.known);
     const std::string stem = options.report_dir.empty() ? std::string("directml-parity") : options.report_dir + "/parity";
-    const std::vector<outcome> outcomes = run_batches(options, 0, options.boundary_count + options.valid_count, stem, out);
+    std::vector<outcome> outcomes = run_batches(options, 0, options.boundary_count + options.valid_count, stem, out);
+    const std::size_t skipped = static_cast<std::size_t>(
+        std::count_if(outcomes.begin(), outcomes.end(), [](const outcome& o) { return o.verdict == "skipped"; }));
+    std::erase_if(outcomes, [](const outcome& o) { return o.verdict == "skipped"; });
 
     // The table: by operator, and within it the classes where anything disagreed.
     std::map<std::string, tally> by_op;
@@ -433,6 +472,19 @@ int run(const run_options& options, std::ostream& out) {
             if (key.first == op && ct.disagrees()) out << ct.row("  " + key.second, width);
     }
     out << total.row("all", width);
+    // Per operator: boundary descs put to both sides, and valid cases run with equal outputs.
+    std::map<std::string, std::array<std::uint64_t, 3>> counts; // boundary, valid, valid with the same output
+    for (const outcome& o : outcomes) {
+        auto& c = counts[o.op];
+        if (o.index < options.boundary_count) ++c[0];
+        else {
+            ++c[1];
+            c[2] += o.output == "same";
+        }
+    }
+    out << "per operator: boundary descs, valid cases (with outputs equal byte for byte)\n";
+    for (const auto& [op, c] : counts) out << fmt::format("  {:<22} {:>6} {:>6} ({})\n", op, c[0], c[1], c[2]);
+    if (skipped > 0) out << fmt::format("{} cases of other operators than --ops skipped\n", skipped);
     for (const auto& k : known)
         out << fmt::format("known divergence {}: {} cases in this run\n", k.id, known_seen.contains(k.id) ? known_seen.at(k.id) : 0);
 
@@ -468,7 +520,7 @@ int run(const run_options& options, std::ostream& out) {
     }
     if (!unexplained.empty()) status = 1;
     out << fmt::format("directml-parity: {} cases, {} unexplained disagreements\n", outcomes.size(), unexplained.size());
-    if (outcomes.size() != options.boundary_count + options.valid_count) status = 1;
+    if (outcomes.size() + skipped != options.boundary_count + options.valid_count) status = 1;
     return status;
 #endif
 }

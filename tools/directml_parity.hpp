@@ -9,6 +9,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace dmlref::parity {
 
@@ -21,6 +22,7 @@ struct run_options {
     std::uint64_t batch = 400;   ///< cases per worker process
     std::uint64_t jobs = 2;      ///< worker processes at a time
     std::string report_dir;      ///< where unexplained disagreements are written ("" = nowhere)
+    std::vector<std::string> ops; ///< only these operators' cases (DirectML's names); empty: all
     bool plant = false;          ///< change one output byte of the first executed case (the check must fail)
     std::optional<std::uint64_t> print_case; ///< print boundary case N of the seed (class and desc) and stop
     // worker mode

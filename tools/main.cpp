@@ -136,6 +136,8 @@ void need_onnx([[maybe_unused]] std::string_view what) {
 /// device made once for every model of the command (making one costs more than most models).
 struct run_backend {
     std::function<void(const operator_desc&, std::span<const std::byte>, std::span<std::byte>)> execute;
+    /// The backend's executor over one buffer per tensor (directml), which then runs every dispatch.
+    model::tensors_executor execute_tensors;
     /// --known: output differences these cover are reported, not failures (directml only).
     std::vector<parity::known_divergence> known;
     /// The known divergences met since the last take_known_hits().
@@ -165,30 +167,43 @@ struct run_backend {
 #endif
         } else if (backend == "directml") {
 #ifdef DMLREF_HAVE_DIRECTML
-            // Each dispatch runs on DirectML, and its output tensor must equal the reference's bit
-            // for bit: the model's resources then hold what both computed.
+            // Each dispatch runs on DirectML, and its output tensors must equal the reference's
+            // bit for bit: the model's resources then hold what both computed. One buffer per
+            // tensor, so JOIN's and SPLIT's tensor arrays run as every other operator does.
             auto& device = dml.emplace();
-            execute = [this, &device, level](const operator_desc& d, std::span<const std::byte> in, std::span<std::byte> out) {
-                if (auto why = dmlref::validate(d, in, out, level)) throw validation_error(*why);
-                const buffer_tensor_desc& t = outputs_of(d).front().desc();
-                const auto whole = out.first(static_cast<std::size_t>(t.total_tensor_size_in_bytes));
-                const std::vector<std::byte> theirs = device.run(d, in, std::span<const std::byte>(whole));
-                dmlref::execute(d, in, out, level); // the reference, from the same starting bytes
-                const auto expected = d3d12::context::pack(t, whole), actual = d3d12::context::pack(t, theirs);
-                const compare_report report = compare(t.data_type, t.sizes, expected, actual, {}, &d);
+            execute_tensors = [this, &device, level](const operator_desc& d, std::span<const std::span<const std::byte>> ins,
+                                                     std::span<const std::span<std::byte>> outs) {
+                if (auto why = dmlref::validate(d, ins, outs, level)) throw validation_error(*why); // the buffers too
+                const auto tensors = outputs_of(d);
+                std::vector<std::span<std::byte>> wholes; // the bytes each output tensor's buffer binds
+                for (std::size_t k = 0; k < tensors.size(); ++k)
+                    wholes.push_back(outs[k].first(static_cast<std::size_t>(tensors[k].desc().total_tensor_size_in_bytes)));
+                const std::vector<std::span<const std::byte>> initial(wholes.begin(), wholes.end());
+                const std::vector<std::vector<std::byte>> theirs = device.run(d, ins, initial);
+                dmlref::execute(d, ins, outs, level); // the reference, from the same starting bytes
+                std::vector<std::vector<std::byte>> expected, actual;
+                for (std::size_t k = 0; k < tensors.size(); ++k) {
+                    expected.push_back(d3d12::context::pack(tensors[k].desc(), wholes[k]));
+                    actual.push_back(d3d12::context::pack(tensors[k].desc(), theirs[k]));
+                }
+                const auto e = compared_output(d, expected), a = compared_output(d, actual);
+                const data_type type = data_type_of(d);
+                const compare_report report = compare(type, compared_sizes(d), e, a, {}, &d);
                 if (!report.equal()) {
                     const auto k = std::find_if(known.begin(), known.end(), [&](const parity::known_divergence& x) {
-                        return x.covers("output", to_string(type_of(d)), "", d, parity::difference_pattern(t.data_type, expected, actual));
+                        return x.covers("output", to_string(type_of(d)), "", d, parity::difference_pattern(type, e, a));
                     });
                     if (k == known.end())
                         throw validation_error(fmt::format("DirectML's output differs from the reference:\n{}", report.to_string()));
                     known_hits.push_back(fmt::format("known divergence {}: DirectML's output differs from the reference on {} of "
                                                      "{} elements",
                                                      k->id, report.mismatch_count, report.element_count));
-                    return; // the output holds the reference's bytes
+                    return; // the outputs hold the reference's bytes
                 }
-                if (!std::equal(theirs.begin(), theirs.end(), whole.begin()))
-                    throw validation_error("DirectML wrote bytes of the output buffer that are no element of the output tensor");
+                for (std::size_t k = 0; k < tensors.size(); ++k)
+                    if (!std::equal(theirs[k].begin(), theirs[k].end(), wholes[k].begin(), wholes[k].end()))
+                        throw validation_error(fmt::format("DirectML wrote bytes of the {} buffer that are no element of the tensor",
+                                                           tensors[k].field));
             };
 #else
             throw usage_error("--backend directml: this dmlref was built without the DirectML backend (a Windows build; see "
@@ -213,6 +228,7 @@ int run_one(const fs::path& model_path, const model::load_options& load, bool qu
     options.level = load.level;
     options.on_temporary = signals::on_temporary;
     options.execute = runner.execute;
+    options.execute_tensors = runner.execute_tensors;
     model::run(m, options);
     return 0;
 }
@@ -392,7 +408,45 @@ int compare_command(const fs::path& expected_path, const fs::path& actual_path, 
 const std::map<std::string, std::size_t> op_index = {
     {"depth_to_space", 0}, {"depth_to_space1", 1}, {"space_to_depth", 2}, {"space_to_depth1", 3},
     {"slice", 4},          {"slice1", 5},          {"padding", 6},        {"padding1", 7},
-    {"element_wise_identity", 8}, {"slice_grad", 9}, {"tile", 10}, {"upsample_2d", 11}};
+    {"element_wise_identity", 8}, {"slice_grad", 9}, {"tile", 10}, {"upsample_2d", 11},
+    {"join", 12}, {"split", 13}};
+
+/// A case folder of JOIN or SPLIT: one .npy file per tensor, a tensor array's numbered
+/// (input_0.npy, input_1.npy, ... for JOIN's InputTensors; output_0.npy and expected_0.npy, ... for
+/// SPLIT's OutputTensors), the single tensor's named as in every other case folder.
+/// The input bytes are drawn whether or not the folder is written (`write`), so that every format
+/// draws the same cases.
+void write_parts_case(const fs::path& dir, const operator_desc& desc, random_cases::rng_t& rng, bool write) {
+    const auto ins = inputs_of(desc), outs = outputs_of(desc);
+    const auto name = [](std::string_view stem, const std::vector<bound_tensor>& side, std::size_t k) {
+        return side[k].field.find('[') == std::string::npos ? std::string(stem) : fmt::format("{}_{}", stem, k);
+    };
+    std::vector<model::model_tensor> inputs, outputs;
+    std::vector<npy::array> values;
+    for (std::size_t k = 0; k < ins.size(); ++k) {
+        const std::uint64_t n = model::buffer_elements(ins[k].desc());
+        const data_type type = ins[k].desc().data_type;
+        values.push_back(npy::array{type, {n}, random_cases::random_bytes(rng, n * element_size(type))});
+        inputs.push_back({name("input", ins, k), name("input", ins, k) + ".npy", 0});
+    }
+    for (std::size_t k = 0; k < outs.size(); ++k)
+        outputs.push_back({name("output", outs, k), name("output", outs, k) + ".npy", model::buffer_elements(outs[k].desc())});
+    if (!write) return;
+    fs::create_directories(dir);
+    for (std::size_t k = 0; k < ins.size(); ++k) npy::write(dir / inputs[k].path, values[k], {signals::on_temporary});
+    const std::string json = model::operator_model(desc, inputs, outputs);
+    npy::write_file_atomically(dir / "model.json", std::as_bytes(std::span(json.data(), json.size())), {signals::on_temporary});
+    // The expected outputs: the model as written, read back and dispatched on the reference.
+    model::model m = model::load(dir / "model.json");
+    std::erase_if(m.commands, [](const model::command& c) { return !std::holds_alternative<model::dispatch_command>(c); });
+    model::run(m);
+    for (std::size_t k = 0; k < outs.size(); ++k) {
+        const model::resource& r = m.resources.at(outputs[k].resource);
+        const auto bytes = r.bytes().first(static_cast<std::size_t>(r.value_bytes));
+        const std::uint64_t shape[] = {r.value_bytes / element_size(r.type)};
+        npy::write(dir / (name("expected", outs, k) + ".npy"), r.type, shape, bytes, {signals::on_temporary});
+    }
+}
 
 int vectors_command(const fs::path& out_dir, const std::vector<std::string>& ops, std::uint32_t count, std::uint64_t seed,
                     const std::string& format) {
@@ -409,16 +463,34 @@ int vectors_command(const fs::path& out_dir, const std::vector<std::string>& ops
         if (it == op_index.end())
             throw usage_error(fmt::format("--ops: '{}' is not one of depth_to_space, depth_to_space1, space_to_depth, "
                                           "space_to_depth1, slice, slice1, padding, padding1, element_wise_identity, "
-                                          "slice_grad, tile, upsample_2d",
+                                          "slice_grad, tile, upsample_2d, join, split",
                                           name));
         chosen.push_back(it->second);
     }
     if (chosen.empty())
-        for (std::size_t i = 0; i < random_cases::operator_count; ++i) chosen.push_back(i);
+        for (std::size_t i = 0; i < random_cases::all_operator_count; ++i) chosen.push_back(i);
     fs::create_directories(out_dir);
     random_cases::rng_t rng(seed);
     for (std::uint32_t k = 0; k < count; ++k) {
-        operator_desc desc = random_cases::random_desc(rng, chosen[k % chosen.size()]);
+        operator_desc desc = random_cases::random_any_desc(rng, chosen[k % chosen.size()]);
+        if (binds_tensor_arrays(type_of(desc))) {
+            // Buffers exactly DMLCalcBufferTensorSize, as DxDispatch sizes them.
+            const auto exact = [](buffer_tensor_desc& t) { t.total_tensor_size_in_bytes = calc_buffer_tensor_size(t); };
+            if (auto* j = std::get_if<join_desc>(&desc)) {
+                for (auto& t : j->input_tensors) exact(t);
+                exact(j->output_tensor);
+            } else if (auto* s = std::get_if<split_desc>(&desc)) {
+                exact(s->input_tensor);
+                for (auto& t : s->output_tensors) exact(t);
+            }
+            const fs::path dir = out_dir / fmt::format("{:05}_{}_{}", k, to_string(type_of(desc)), to_string(data_type_of(desc)));
+#ifdef DMLREF_HAVE_ONNX
+            // Left out of the ONNX export by name (its tally counts the reason); no folder of its own.
+            if (onnx) node_test::export_case(dir, desc, {}, tally, signals::on_temporary);
+#endif
+            write_parts_case(dir, desc, rng, dxdispatch); // the same draws in every format
+            continue;
+        }
         std::visit(
             dmlref::single_tensor_only{"dmlref vectors", [](auto& d) { // buffers exactly DMLCalcBufferTensorSize, as DxDispatch sizes them
                 d.input_tensor.total_tensor_size_in_bytes = calc_buffer_tensor_size(d.input_tensor);
@@ -483,7 +555,7 @@ int main(int argc, char** argv) {
         if (*a.parity)
             return parity::run({.boundary_count = a.parity_count, .valid_count = a.parity_valid, .seed = a.parity_seed,
                                 .level = a.parity_level, .known = a.parity_known, .batch = a.parity_batch, .jobs = a.parity_jobs,
-                                .report_dir = a.parity_report, .plant = a.parity_plant, .print_case = a.parity_print_case, .worker = a.parity_worker,
+                                .report_dir = a.parity_report, .ops = a.parity_ops, .plant = a.parity_plant, .print_case = a.parity_print_case, .worker = a.parity_worker,
                                 .start = a.parity_start, .end = a.parity_end, .results = a.parity_results},
                                std::cout);
     } catch (const usage_error& e) {

@@ -1248,7 +1248,13 @@ void run(model& m, const run_options& options) {
         const command& c = m.commands[i];
         if (const auto* d = std::get_if<dispatch_command>(&c)) {
             const operator_desc& desc = m.dispatchables.at(d->dispatchable).desc;
-            if (binds_tensor_arrays(type_of(desc))) {
+            if (options.execute_tensors) {
+                std::vector<std::span<const std::byte>> ins;
+                std::vector<std::span<std::byte>> outs;
+                for (const auto& name : d->inputs) ins.push_back(m.resources.at(name).bytes());
+                for (const auto& name : d->outputs) outs.push_back(m.resources.at(name).bytes());
+                options.execute_tensors(desc, ins, outs);
+            } else if (binds_tensor_arrays(type_of(desc))) {
                 // The executor takes one input and one output buffer: tensor arrays run on the reference.
                 if (options.execute)
                     throw model_error(fmt::format("{}: the dispatch of '{}' binds tensor arrays; the chosen executor takes one "
@@ -1428,20 +1434,43 @@ std::uint64_t buffer_elements(const buffer_tensor_desc& t) {
 
 std::string dispatchable_json(const operator_desc& desc) { return dispatchable_object(desc).dump(); }
 
+std::string operator_model(const operator_desc& desc, std::span<const model_tensor> inputs, std::span<const model_tensor> outputs) {
+    const auto ins = inputs_of(desc), outs = outputs_of(desc);
+    if (inputs.size() != ins.size() || outputs.size() != outs.size())
+        throw validation_error(fmt::format("the model writer: {} binds {} input and {} output tensors; {} and {} resources were given",
+                                           to_string(type_of(desc)), ins.size(), outs.size(), inputs.size(), outputs.size()));
+    json resources = json::object(), bindings = json::object(), commands = json::array();
+    // A tensor array's entries ("InputTensors[2]") bind as one JSON array under the field's name.
+    const auto bind = [&bindings](const std::string& field, const std::string& resource) {
+        const auto open = field.find('[');
+        if (open == std::string::npos) {
+            bindings[field] = resource;
+            return;
+        }
+        json& array = bindings[field.substr(0, open)];
+        if (array.is_null()) array = json::array();
+        array.push_back(resource);
+    };
+    for (std::size_t k = 0; k < ins.size(); ++k) {
+        resources[inputs[k].resource] = {{"initialValues", {{"sourcePath", inputs[k].path}}}};
+        bind(ins[k].field, inputs[k].resource);
+    }
+    for (std::size_t k = 0; k < outs.size(); ++k) {
+        resources[outputs[k].resource] = {{"initialValuesDataType", to_string(outs[k].desc().data_type)},
+                                          {"initialValues", {{"valueCount", outputs[k].values}, {"value", 0}}}};
+        bind(outs[k].field, outputs[k].resource);
+    }
+    commands.push_back({{"type", "dispatch"}, {"dispatchable", "op"}, {"bindings", bindings}});
+    for (const model_tensor& o : outputs) commands.push_back({{"type", "writeFile"}, {"targetPath", o.path}, {"resource", o.resource}});
+    const json model = {{"resources", resources}, {"dispatchables", {{"op", dispatchable_object(desc)}}}, {"commands", commands}};
+    return model.dump(1) + "\n";
+}
+
 std::string single_operator_model(const operator_desc& desc, std::uint64_t output_values, std::string_view input_path,
                                   std::string_view output_path) {
-    const data_type out_type = std::visit(dmlref::single_tensor_only{"the model writer", [](const auto& d) { return d.output_tensor.data_type; }}, desc);
-    const auto [in_name, out_name] = tensor_names(desc);
-    const json model = {
-        {"resources",
-         {{"input", {{"initialValues", {{"sourcePath", input_path}}}}},
-          {"output",
-           {{"initialValuesDataType", to_string(out_type)}, {"initialValues", {{"valueCount", output_values}, {"value", 0}}}}}}},
-        {"dispatchables", {{"op", dispatchable_object(desc)}}},
-        {"commands",
-         json::array({{{"type", "dispatch"}, {"dispatchable", "op"}, {"bindings", {{in_name, "input"}, {out_name, "output"}}}},
-                      {{"type", "writeFile"}, {"targetPath", output_path}, {"resource", "output"}}})}};
-    return model.dump(1) + "\n";
+    std::visit(dmlref::single_tensor_only{"the model writer", [](const auto&) {}}, desc);
+    const model_tensor in{"input", std::string(input_path), 0}, out{"output", std::string(output_path), output_values};
+    return operator_model(desc, std::span(&in, 1), std::span(&out, 1));
 }
 
 } // namespace dmlref::model

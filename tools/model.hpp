@@ -125,11 +125,19 @@ std::vector<std::byte> read_regular_file(const std::filesystem::path& path, std:
 /// Runs one operator from an input buffer into an output buffer (the CPU reference by default).
 using executor = std::function<void(const operator_desc&, std::span<const std::byte>, std::span<std::byte>)>;
 
+/// Runs one operator over one buffer per tensor, in binding order (inputs_of, outputs_of): any
+/// operator, JOIN's and SPLIT's tensor arrays included.
+using tensors_executor = std::function<void(const operator_desc&, std::span<const std::span<const std::byte>>,
+                                            std::span<const std::span<std::byte>>)>;
+
 struct run_options {
     executor execute;                      ///< empty: dmlref::execute at `level`
     std::ostream* log = nullptr;           ///< where print and writeFile report, as DxDispatch does
     feature_level level = newest_feature_level;
     npy::temporary_observer on_temporary = nullptr; ///< told writeFile's temporary file while it exists
+    /// When set, runs every dispatch (and `execute` is not used). Otherwise a dispatch that binds
+    /// tensor arrays runs on the CPU reference when `execute` is empty, and is refused when not.
+    tensors_executor execute_tensors;
 };
 
 /// Runs the commands in order. writeFile goes through a temporary file and a rename.
@@ -141,6 +149,21 @@ std::string format_values(const resource& r, bool verbose);
 
 /// The same text written to `out` in chunks of at most 64 KiB, never built whole.
 void print_values(std::ostream& out, const resource& r, bool verbose);
+
+/// One tensor's resource in operator_model: its name in the model, the .npy file it is read from
+/// (an input) or written to (an output, which starts as `values` zeros).
+struct model_tensor {
+    std::string resource;
+    std::string path;
+    std::uint64_t values = 0;
+};
+
+/// The JSON of a model that runs `desc` once with one resource per tensor, `inputs` and `outputs`
+/// in binding order (inputs_of, outputs_of): each input initialised from its .npy file, one
+/// dispatch, then writeFile of each output. A tensor array (JOIN's InputTensors, SPLIT's
+/// OutputTensors) binds a JSON array of resources, as DxDispatch takes it. Spelled as
+/// single_operator_model spells its model, which is this with one "input" and one "output".
+std::string operator_model(const operator_desc& desc, std::span<const model_tensor> inputs, std::span<const model_tensor> outputs);
 
 /// The JSON of a model that runs `desc` once, as DxDispatch spells it: resource "input" initialised
 /// from `input_path` (.npy), resource "output" holding `output_values` zeros, one dispatch, then

@@ -69,11 +69,21 @@ inline constexpr std::uint64_t two_32 = 0x1'0000'0000ull;
 inline constexpr std::uint32_t u32_max = 0xffff'ffffu;
 inline constexpr std::uint64_t huge_bytes = 64ull << 20;
 
-inline constexpr operator_type all_ops[] = {
+/// The operators of one input and one output tensor, which the classes below take in turn
+/// (JOIN's and SPLIT's classes, over tensor arrays, are in parity_cases_join_split.hpp).
+inline constexpr operator_type single_tensor_ops[] = {
     operator_type::depth_to_space,  operator_type::depth_to_space1, operator_type::space_to_depth,
     operator_type::space_to_depth1, operator_type::slice,           operator_type::slice1,
     operator_type::padding,         operator_type::padding1,        operator_type::element_wise_identity,
     operator_type::slice_grad,      operator_type::tile,            operator_type::upsample_2d};
+
+/// Every operator the parity cases draw.
+inline constexpr operator_type all_ops[] = {
+    operator_type::depth_to_space,  operator_type::depth_to_space1, operator_type::space_to_depth,
+    operator_type::space_to_depth1, operator_type::slice,           operator_type::slice1,
+    operator_type::padding,         operator_type::padding1,        operator_type::element_wise_identity,
+    operator_type::slice_grad,      operator_type::tile,            operator_type::upsample_2d,
+    operator_type::join,            operator_type::split};
 
 constexpr bool is_depth_space(operator_type op) noexcept {
     return op == operator_type::depth_to_space || op == operator_type::depth_to_space1 ||
@@ -543,10 +553,11 @@ struct class_table {
     std::vector<class_entry> valid, invalid;
 };
 
-/// Adds a class for each operator that `applies` accepts, operators interleaved.
+/// Adds a class for each operator of one input and one output that `applies` accepts, operators
+/// interleaved.
 template <class Applies>
 void add(std::vector<class_entry>& list, const std::string& klass, Applies applies, const build_fn& build) {
-    for (operator_type op : all_ops)
+    for (operator_type op : single_tensor_ops)
         if (applies(op)) list.push_back({op, klass, build});
 }
 
@@ -2042,6 +2053,15 @@ inline void add_upsample_classes(class_table& t) {
     }
 }
 
+} // namespace detail
+} // namespace dmlref::parity
+
+// JOIN's and SPLIT's classes, on the helpers above.
+#include "parity_cases_join_split.hpp"
+
+namespace dmlref::parity {
+namespace detail {
+
 inline const class_table& classes() {
     static const class_table table = [] {
         class_table t;
@@ -2057,6 +2077,7 @@ inline const class_table& classes() {
         add_slice_grad_classes(t, valid_range, invalid_range);
         add_tile_classes(t);
         add_upsample_classes(t);
+        add_join_split_classes(t);
         return t;
     }();
     return table;
@@ -2065,10 +2086,10 @@ inline const class_table& classes() {
 /// Whether DirectML's C structs carry `d` exactly.
 inline bool expressible(const operator_desc& d) {
     bool ok = true;
-    for (bool out : {false, true}) {
-        const auto& tensor = tensor_ref(d, out);
-        if (tensor.strides && tensor.strides->size() != tensor.sizes.size()) ok = false;
-    }
+    for (const auto& tensors : {inputs_of(d), outputs_of(d)})
+        for (const bound_tensor& t : tensors)
+            if (t.desc().strides && t.desc().strides->size() != t.desc().sizes.size()) ok = false;
+    if (is_parts_op(type_of(d))) return ok; // no arrays of the operator's own
     std::optional<std::size_t> length;
     for_each_array(d, [&](std::string_view, const auto& v, auto) {
         if (length && *length != v.size()) ok = false;
@@ -2079,10 +2100,9 @@ inline bool expressible(const operator_desc& d) {
 
 /// Whether a buffer of `d` would exceed 64 MiB.
 inline bool huge(const operator_desc& d) {
-    for (bool out : {false, true}) {
-        const auto& tensor = tensor_ref(d, out);
-        if (tensor.total_tensor_size_in_bytes > huge_bytes || calc_buffer_tensor_size(tensor) > huge_bytes) return true;
-    }
+    for (const auto& tensors : {inputs_of(d), outputs_of(d)})
+        for (const bound_tensor& t : tensors)
+            if (t.desc().total_tensor_size_in_bytes > huge_bytes || calc_buffer_tensor_size(t.desc()) > huge_bytes) return true;
     return false;
 }
 
@@ -2151,12 +2171,13 @@ inline parity_case boundary_case(std::uint64_t seed, std::uint64_t index) {
     return detail::boundary_case_with_base(seed, index).first;
 }
 
-/// A valid case (for output parity): every operator and order, all five padding modes with pads
-/// beyond the axis, all eleven data types, ranks 1-8, strided and broadcast inputs, strided
-/// outputs (random_cases' descs); deterministic for (seed, index) alone.
+/// A valid case (for output parity): every operator and order (JOIN and SPLIT with one to five
+/// parts, each tensor laid out its own way), all five padding modes with pads beyond the axis, all
+/// eleven data types, ranks 1-8, strided and broadcast inputs, strided outputs (random_cases'
+/// descs); the operators in turn; deterministic for (seed, index) alone.
 inline parity_case valid_case(std::uint64_t seed, std::uint64_t index) {
     detail::rng_t rng(detail::mix(seed, index, 2));
-    operator_desc d = random_cases::random_desc(rng, static_cast<std::size_t>(index % random_cases::operator_count));
+    operator_desc d = random_cases::random_any_desc(rng, static_cast<std::size_t>(index % random_cases::all_operator_count));
     const bool big = detail::huge(d);
     return parity_case{std::move(d), "valid", {}, true, big};
 }

@@ -251,6 +251,48 @@ inline operator_desc random_upsample(rng_t& rng, data_type type) {
     return upsample_2d_desc{in, out, {width, height}, interpolation_mode::nearest_neighbor};
 }
 
+/// The sizes of JOIN's or SPLIT's parts over random sizes of the whole: one to five parts (one in
+/// eight descs a single part: a copy), each of 1 to max_extent(rank) elements along Axis, the
+/// other axes the whole's. Returns the parts' sizes; `whole` gets their sum on Axis.
+inline std::vector<std::vector<std::uint32_t>> random_parts(rng_t& rng, std::vector<std::uint32_t>& whole, std::size_t axis) {
+    const std::size_t count = chance(rng, 12) ? 1 : pick(rng, 2, 5);
+    std::vector<std::vector<std::uint32_t>> parts(count, whole);
+    whole[axis] = 0;
+    for (auto& part : parts) {
+        part[axis] = pick(rng, 1, max_extent(whole.size()));
+        whole[axis] += part[axis];
+    }
+    return parts;
+}
+
+/// JOIN over random sizes, 1 to 8 axes and any Axis: the inputs strided, permuted or broadcast,
+/// each laid out its own way, the output packed or strided.
+inline operator_desc random_join(rng_t& rng, data_type type) {
+    const std::size_t rank = pick(rng, 1, 8);
+    auto sizes = random_sizes(rng, rank);
+    const std::size_t axis = pick(rng, 0, static_cast<std::uint32_t>(rank - 1));
+    const auto parts = random_parts(rng, sizes, axis);
+    join_desc d;
+    for (const auto& part : parts) d.input_tensors.push_back(random_tensor(rng, type, part, true));
+    d.output_tensor = random_tensor(rng, type, sizes, false);
+    d.axis = static_cast<std::uint32_t>(axis);
+    return d;
+}
+
+/// SPLIT over random sizes, 1 to 8 axes and any Axis: the input strided, permuted or broadcast,
+/// the outputs packed or strided, each its own way.
+inline operator_desc random_split(rng_t& rng, data_type type) {
+    const std::size_t rank = pick(rng, 1, 8);
+    auto sizes = random_sizes(rng, rank);
+    const std::size_t axis = pick(rng, 0, static_cast<std::uint32_t>(rank - 1));
+    const auto parts = random_parts(rng, sizes, axis);
+    split_desc d;
+    d.input_tensor = random_tensor(rng, type, sizes, true);
+    for (const auto& part : parts) d.output_tensors.push_back(random_tensor(rng, type, part, false));
+    d.axis = static_cast<std::uint32_t>(axis);
+    return d;
+}
+
 /// How many operators random_desc cycles through.
 inline constexpr std::size_t operator_count = 12;
 
@@ -269,6 +311,18 @@ inline operator_desc random_desc(rng_t& rng, std::size_t index) {
     case 6: return random_padding(rng, false, type);
     default: return random_padding(rng, true, type);
     }
+}
+
+/// How many operators random_any_desc cycles through: random_desc's twelve, then JOIN and SPLIT
+/// (which bind tensor arrays: one buffer per tensor).
+inline constexpr std::size_t all_operator_count = operator_count + 2;
+
+/// random_desc, and at index 12 JOIN, 13 SPLIT (of all_operator_count).
+inline operator_desc random_any_desc(rng_t& rng, std::size_t index) {
+    const std::size_t which = index % all_operator_count;
+    if (which < operator_count) return random_desc(rng, which);
+    const data_type type = random_type(rng);
+    return which == operator_count ? random_join(rng, type) : random_split(rng, type);
 }
 
 inline const buffer_tensor_desc& input_of(const operator_desc& d) {

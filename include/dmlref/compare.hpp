@@ -216,6 +216,48 @@ private:
 
 } // namespace detail
 
+/// The sizes of the tensor compare() takes for `op`'s outputs: its OutputTensor's, or for SPLIT its
+/// InputTensor's (the outputs laid end to end along Axis).
+inline std::vector<std::uint32_t> compared_sizes(const operator_desc& op) {
+    if (const auto* split = std::get_if<split_desc>(&op)) return split->input_tensor.sizes;
+    return outputs_of(op).front().desc().sizes;
+}
+
+/// The tensor compare() takes for `op` from its output tensors, each packed row-major in
+/// outputs_of(op) order: the one output as it is, or SPLIT's outputs laid end to end along Axis
+/// (output k's elements at its offset on the axis of the InputTensor's sizes). Throws
+/// validation_error when the parts do not have the sizes of a valid desc's outputs.
+inline std::vector<std::byte> compared_output(const operator_desc& op, std::span<const std::vector<std::byte>> packed) {
+    const auto* split = std::get_if<split_desc>(&op);
+    if (split == nullptr) {
+        if (packed.size() != 1)
+            throw validation_error(fmt::format("compared_output: {} binds one output tensor; {} were given",
+                                               dmlref::to_string(type_of(op)), packed.size()));
+        return packed.front();
+    }
+    if (auto why = validate(op)) throw validation_error("compared_output: " + *why);
+    if (packed.size() != split->output_tensors.size())
+        throw validation_error(fmt::format("compared_output: SPLIT has {} output tensors; {} were given",
+                                           split->output_tensors.size(), packed.size()));
+    const std::size_t width = element_size(split->input_tensor.data_type), axis = split->axis;
+    const auto& sizes = split->input_tensor.sizes;
+    std::uint64_t outer = 1, inner = width; // elements before the axis; bytes per coordinate of the axis
+    for (std::size_t i = 0; i < axis; ++i) outer *= sizes[i];
+    for (std::size_t i = axis + 1; i < sizes.size(); ++i) inner *= sizes[i];
+    std::vector<std::byte> whole(static_cast<std::size_t>(outer * sizes[axis] * inner));
+    std::uint64_t offset = 0; // bytes into a row of the whole where part k starts
+    for (std::size_t k = 0; k < packed.size(); ++k) {
+        const std::uint64_t row = split->output_tensors[k].sizes[axis] * inner;
+        if (packed[k].size() != outer * row)
+            throw validation_error(fmt::format("compared_output: OutputTensors[{}] has {} bytes; its sizes need {}", k,
+                                               packed[k].size(), outer * row));
+        for (std::uint64_t o = 0; o < outer; ++o)
+            std::memcpy(whole.data() + o * sizes[axis] * inner + offset, packed[k].data() + o * row, static_cast<std::size_t>(row));
+        offset += row;
+    }
+    return whole;
+}
+
 /// Compares two packed row-major tensors of `sizes` bit for bit. `op`, when given, is the
 /// operator whose output these are (its OutputTensor.Sizes must equal `sizes`; for SPLIT, its
 /// outputs laid end to end along Axis, of its InputTensor's sizes): the report then counts

@@ -824,9 +824,12 @@ inline std::optional<std::string> check_upsample_desc(const upsample_2d_desc& d,
     return std::nullopt;
 }
 
-/// JOIN's and SPLIT's rules: the level, each tensor's own rules, one DataType throughout, then
-/// check_parts on the layouts (at least one part, Axis, the sizes). `parts` are JOIN's inputs or
-/// SPLIT's outputs, `whole` the other side.
+/// The most elements DirectML's JOIN takes in one input tensor (measured, docs/directml.md).
+inline constexpr std::uint64_t max_join_input_elements = 0x7fff'ffffu;
+
+/// JOIN's and SPLIT's rules: the level, each tensor's own rules, one DataType throughout, JOIN's
+/// inputs of at most max_join_input_elements, then check_parts on the layouts (at least one
+/// part, Axis, the sizes). `parts` are JOIN's inputs or SPLIT's outputs, `whole` the other side.
 inline std::optional<std::string> check_parts_desc(operator_type type, feature_level level,
                                                    std::span<const buffer_tensor_desc> parts,
                                                    const buffer_tensor_desc& whole, std::uint32_t axis,
@@ -847,6 +850,13 @@ inline std::optional<std::string> check_parts_desc(operator_type type, feature_l
         if (parts[k].data_type != whole.data_type)
             return detail::message("{}: {}.DataType {} differs from {}.DataType {}; they must match", op, field,
                                    to_string(parts[k].data_type), whole_field, to_string(whole.data_type));
+        // Measured (docs/directml.md): DirectML 1.15.4 and 1.14.1 refuse a JOIN input of 2^31
+        // elements or more, whatever its strides (broadcast ones too) and type; the output may
+        // hold up to 2^32 - 1, and SPLIT's tensors too.
+        if (const std::uint64_t count = element_count(parts[k].sizes); !parts_are_outputs && count > max_join_input_elements)
+            return detail::message("{}: {}.Sizes {} hold {} elements; DirectML's JOIN takes at most {} (2^31 - 1) in each "
+                                   "input",
+                                   op, field, extents_text(parts[k].sizes), count, max_join_input_elements);
     }
     std::vector<layout> layouts(parts.size());
     for (std::size_t k = 0; k < parts.size(); ++k) layouts[k] = layout_of(parts[k]);

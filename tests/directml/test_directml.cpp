@@ -3,6 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include <dmlref/directml.hpp>
@@ -214,4 +217,151 @@ TEST_CASE("directml: PADDING's FLOAT value in range is truncated as dmlref does,
                          padding_mode::constant, 300.0f, {2}, {2}};
     const std::vector<std::byte> input(4);
     CHECK(first_element(dml().run(d, input), 1) == 44);
+}
+
+// JOIN and SPLIT: one buffer per tensor, tensor arrays bound in DirectML's order (inputs_of,
+// outputs_of), each output buffer starting as the sentinel.
+
+namespace {
+std::vector<std::byte> floats(std::initializer_list<float> values) {
+    std::vector<std::byte> bytes(values.size() * 4);
+    std::memcpy(bytes.data(), values.begin(), bytes.size());
+    return bytes;
+}
+
+std::vector<std::span<const std::byte>> spans(const std::vector<std::vector<std::byte>>& buffers) {
+    return {buffers.begin(), buffers.end()};
+}
+} // namespace
+
+TEST_CASE("directml: JOIN's documented example, three inputs on each axis, to DirectML's bytes and verify") {
+    const std::vector<std::vector<std::byte>> inputs = {floats({1, 2, 3, 4}), floats({5, 6, 7, 8}), floats({9, 10, 11, 12})};
+    const std::vector<std::uint32_t> part{1, 1, 2, 2};
+    const std::vector<std::vector<float>> expected = {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12},
+                                                      {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12},
+                                                      {1, 2, 5, 6, 9, 10, 3, 4, 7, 8, 11, 12}};
+    for (std::uint32_t axis = 1; axis <= 3; ++axis) {
+        std::vector<std::uint32_t> whole = part;
+        whole[axis] *= 3;
+        const join_desc d{{make_buffer_tensor_desc(data_type::float32, part), make_buffer_tensor_desc(data_type::float32, part),
+                           make_buffer_tensor_desc(data_type::float32, part)},
+                          make_buffer_tensor_desc(data_type::float32, whole),
+                          axis};
+        INFO("Axis " << axis);
+        REQUIRE_FALSE(dml().accepts(d).has_value());
+        const auto out = dml().run(d, spans(inputs));
+        REQUIRE(out.size() == 1);
+        CHECK(as_floats(out[0]) == expected[axis - 1]);
+        const compare_report report = dml().verify(d, spans(inputs));
+        INFO(report.to_string());
+        CHECK(report.equal());
+    }
+}
+
+TEST_CASE("directml: SPLIT's documented example, each output its own buffer, gaps keeping the sentinel") {
+    const std::vector<std::vector<std::byte>> input = {floats({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})};
+    split_desc d{make_buffer_tensor_desc(data_type::float32, {1, 1, 6, 2}),
+                 {make_buffer_tensor_desc(data_type::float32, {1, 1, 2, 2}), make_buffer_tensor_desc(data_type::float32, {1, 1, 1, 2}),
+                  make_buffer_tensor_desc(data_type::float32, {1, 1, 3, 2})},
+                 2};
+    // The last output strided with a gap element after each row: rows 3 apart.
+    d.output_tensors[2] = make_buffer_tensor_desc(data_type::float32, {1, 1, 3, 2}, std::vector<std::uint32_t>{9, 9, 3, 1});
+    const auto out = dml().run(d, spans(input));
+    REQUIRE(out.size() == 3);
+    CHECK(as_floats(out[0]) == std::vector<float>{1, 2, 3, 4});
+    CHECK(as_floats(out[1]) == std::vector<float>{5, 6});
+    REQUIRE(out[2].size() == 32); // last element at 2 * 3 + 1 = 7: eight elements
+    const auto third = as_floats(out[2]);
+    CHECK(third[0] == 7);
+    CHECK(third[1] == 8);
+    CHECK(third[3] == 9);
+    CHECK(third[7] == 12);
+    std::uint32_t gap = 0;
+    std::memcpy(&gap, out[2].data() + 8, 4);
+    CHECK(gap == 0xA5A5A5A5u);
+    const compare_report report = dml().verify(d, spans(input));
+    INFO(report.to_string());
+    CHECK(report.equal());
+    // A planted difference in the second output shows in its region of the outputs laid end to end.
+    std::vector<std::vector<std::byte>> expected_packed, actual_packed;
+    for (std::size_t k = 0; k < 3; ++k) {
+        actual_packed.push_back(d3d12::context::pack(d.output_tensors[k], out[k]));
+        expected_packed.push_back(actual_packed.back());
+    }
+    actual_packed[1][0] ^= std::byte{1};
+    const operator_desc op = d;
+    const compare_report planted = compare(data_type::float32, compared_sizes(op), compared_output(op, expected_packed),
+                                           compared_output(op, actual_packed), {}, &op);
+    CHECK_THAT(planted.to_string(), Catch::Contains("1 of 12 elements differ"));
+    CHECK_THAT(planted.to_string(), Catch::Contains("OutputTensors[1]: 1 of 2 elements differ"));
+}
+
+TEST_CASE("directml: JOIN and SPLIT take 1 to 8 dimensions at the DLL's feature level, JOIN's 6 to 8 included") {
+    // The op page gives JOIN 4 to 5 dimensions below 4_1 and the feature-level history 8 from 3_1;
+    // DirectML 1.15.4 (6_4) and 1.14.1 (6_3) are asked here for every count on every axis.
+    const feature_level level = dml().caps().max_feature_level;
+    for (std::uint32_t rank = 1; rank <= 9; ++rank)
+        for (std::uint32_t axis = 0; axis < rank; ++axis) {
+            std::vector<std::uint32_t> part(rank, 1), whole(rank, 1);
+            part[axis] = 2;
+            whole[axis] = 4;
+            const join_desc j{{make_buffer_tensor_desc(data_type::int16, part), make_buffer_tensor_desc(data_type::int16, part)},
+                              make_buffer_tensor_desc(data_type::int16, whole), axis};
+            const split_desc s{make_buffer_tensor_desc(data_type::int16, whole),
+                               {make_buffer_tensor_desc(data_type::int16, part), make_buffer_tensor_desc(data_type::int16, part)}, axis};
+            INFO("DimensionCount " << rank << ", Axis " << axis << ", DirectML at " << to_string(level));
+            CHECK(dml().accepts(j).has_value() == (rank > 8));
+            CHECK(dml().accepts(s).has_value() == (rank > 8));
+            CHECK(validate(j, level).has_value() == (rank > 8));
+            CHECK(validate(s, level).has_value() == (rank > 8));
+        }
+}
+
+TEST_CASE("directml: run takes one buffer per tensor, and refuses another count by name") {
+    const split_desc d{make_buffer_tensor_desc(data_type::uint8, {4}),
+                       {make_buffer_tensor_desc(data_type::uint8, {1}), make_buffer_tensor_desc(data_type::uint8, {3})}, 0};
+    const std::vector<std::byte> input(4);
+    CHECK_THROWS_WITH(dml().run(d, input), Catch::Contains("SPLIT binds 1 input and 2 output tensors"));
+    const std::vector<std::vector<std::byte>> two = {input, input};
+    CHECK_THROWS_WITH(dml().run(d, spans(two)), Catch::Contains("2 input buffers for the 1 input tensors of SPLIT"));
+}
+
+TEST_CASE("directml: JOIN refuses an input of 2^31 elements or more, whatever its strides, and SPLIT's outputs may be larger") {
+    // Measured on 1.15.4 and 1.14.1 (docs/directml.md): the bound is on each input's element count
+    // (broadcast inputs count too), not on its bytes, its span or the output (up to 2^32 - 1).
+    using v = std::vector<std::uint32_t>;
+    struct probe {
+        const char* what;
+        operator_desc desc;
+        bool accepted;
+    };
+    const auto u8 = [](v sizes, std::optional<v> strides = std::nullopt) {
+        return strides ? make_buffer_tensor_desc(data_type::uint8, sizes, *strides) : make_buffer_tensor_desc(data_type::uint8, sizes);
+    };
+    const auto f32 = [](v sizes) { return make_buffer_tensor_desc(data_type::float32, sizes); };
+    const std::vector<probe> probes = {
+        {"2^31 - 1 + 1", join_desc{{u8({0x7fff'ffffu}), u8({1})}, u8({0x8000'0000u}), 0}, true},
+        {"1 + 2^31 - 1", join_desc{{u8({1}), u8({0x7fff'ffffu})}, u8({0x8000'0000u}), 0}, true},
+        {"2^31 - 1 alone", join_desc{{u8({0x7fff'ffffu})}, u8({0x7fff'ffffu}), 0}, true},
+        {"2^31 alone", join_desc{{u8({0x8000'0000u})}, u8({0x8000'0000u}), 0}, false},
+        {"2^31 + 1", join_desc{{u8({0x8000'0000u}), u8({1})}, u8({0x8000'0001u}), 0}, false},
+        {"1 + 2^31", join_desc{{u8({1}), u8({0x8000'0000u})}, u8({0x8000'0001u}), 0}, false},
+        {"FLOAT32 2^31 - 1 + 1", join_desc{{f32({0x7fff'ffffu}), f32({1})}, f32({0x8000'0000u}), 0}, true},
+        {"FLOAT32 2^31 + 1", join_desc{{f32({0x8000'0000u}), f32({1})}, f32({0x8000'0001u}), 0}, false},
+        {"(2^30 - 1) x 2 + 1 x 2", join_desc{{u8({0x3fff'ffffu, 2}), u8({1, 2})}, u8({0x4000'0000u, 2}), 0}, true},
+        {"2^30 x 2 + 1 x 2", join_desc{{u8({0x4000'0000u, 2}), u8({1, 2})}, u8({0x4000'0001u, 2}), 0}, false},
+        {"FLOAT32 (1 x (2^31 - 1)) x 2: an output of 2^32 - 2",
+         join_desc{{f32({1, 0x7fff'ffffu}), f32({1, 0x7fff'ffffu})}, f32({2, 0x7fff'ffffu}), 0}, true},
+        {"2 elements 2^31 apart", join_desc{{u8({2}, v{0x8000'0000u}), u8({1})}, u8({3}), 0}, true},
+        {"2^31 broadcast (strides 0)", join_desc{{u8({0x8000'0000u}, v{0}), u8({1})}, u8({0x8000'0001u}), 0}, false},
+        {"65535 x 32768 broadcast rows", join_desc{{u8({65535, 32768}, v{0, 1}), u8({1, 32768})}, u8({65536, 32768}), 0}, true},
+        {"65536 x 32768 broadcast rows", join_desc{{u8({65536, 32768}, v{0, 1}), u8({1, 32768})}, u8({65537, 32768}), 0}, false},
+        {"SPLIT into 2^31 + 1", split_desc{u8({0x8000'0001u}), {u8({0x8000'0000u}), u8({1})}, 0}, true},
+        {"SPLIT into 2^32 - 16 + 1", split_desc{u8({0xffff'fff1u}), {u8({0xffff'fff0u}), u8({1})}, 0}, true},
+        {"SPLIT of a broadcast 2^31 + 1", split_desc{u8({0x8000'0001u}, v{0}), {u8({0x8000'0000u}), u8({1})}, 0}, true}};
+    for (const probe& p : probes) {
+        INFO(p.what << ": " << to_string(p.desc));
+        CHECK(dml().accepts(p.desc).has_value() == !p.accepted);
+        CHECK(validate(p.desc).has_value() == !p.accepted);
+    }
 }

@@ -157,6 +157,23 @@ struct upsample_2d_operator_desc {
     std::uint32_t InterpolationMode; // DML_INTERPOLATION_MODE
 };
 
+/// DML_SPLIT_OPERATOR_DESC: OutputTensors points to OutputCount contiguous DML_TENSOR_DESCs.
+struct split_operator_desc {
+    const tensor_desc* InputTensor;
+    std::uint32_t OutputCount;
+    const tensor_desc* OutputTensors;
+    std::uint32_t Axis;
+};
+
+/// DML_JOIN_OPERATOR_DESC: the count comes before the array, unlike SPLIT; InputTensors points to
+/// InputCount contiguous DML_TENSOR_DESCs.
+struct join_operator_desc {
+    std::uint32_t InputCount;
+    const tensor_desc* InputTensors;
+    const tensor_desc* OutputTensor;
+    std::uint32_t Axis;
+};
+
 /// DML_BINDING_PROPERTIES.
 struct binding_properties {
     std::uint32_t RequiredDescriptorCount;
@@ -251,6 +268,10 @@ static_assert(sizeof(tile_operator_desc) == 32 && offsetof(tile_operator_desc, R
 static_assert(sizeof(size_2d) == 8 && offsetof(size_2d, Height) == 4);
 static_assert(sizeof(upsample_2d_operator_desc) == 32 && offsetof(upsample_2d_operator_desc, ScaleSize) == 16 &&
               offsetof(upsample_2d_operator_desc, InterpolationMode) == 24);
+static_assert(sizeof(split_operator_desc) == 32 && offsetof(split_operator_desc, OutputCount) == 8 &&
+              offsetof(split_operator_desc, OutputTensors) == 16 && offsetof(split_operator_desc, Axis) == 24);
+static_assert(sizeof(join_operator_desc) == 32 && offsetof(join_operator_desc, InputTensors) == 8 &&
+              offsetof(join_operator_desc, OutputTensor) == 16 && offsetof(join_operator_desc, Axis) == 24);
 static_assert(sizeof(binding_properties) == 24 && offsetof(binding_properties, TemporaryResourceSize) == 8 &&
               offsetof(binding_properties, PersistentResourceSize) == 16);
 static_assert(sizeof(binding_desc) == 16 && offsetof(binding_desc, Desc) == 8);

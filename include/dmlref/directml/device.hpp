@@ -6,6 +6,7 @@
 ///   dmlref::directml::device dml;                         // the DLL named by DMLREF_DIRECTML_DLL, or the system's
 ///   if (auto why = dml.accepts(desc)) ...                 // DirectML's verdict: CreateOperator + CompileOperator
 ///   std::vector<std::byte> out = dml.run(desc, input);    // DirectML's output bytes
+///   auto outs = dml.run(split, inputs);                   // one buffer per tensor (JOIN, SPLIT)
 ///   dmlref::compare_report r = dml.verify(desc, input);   // DirectML against the CPU reference
 ///
 /// Windows only (a Windows build runs under Wine too); the CPU library never includes it.
@@ -146,99 +147,164 @@ public:
         return compile(desc, compiled);
     }
 
-    /// Runs `desc` on DirectML from `input` (at least InputTensor.TotalTensorSizeInBytes bytes) and
-    /// returns the whole output buffer (OutputTensor.TotalTensorSizeInBytes bytes), which starts as
-    /// `initial_output` when given (that many bytes), else filled with the sentinel. Throws error
-    /// when DirectML refuses the desc, not_expressible, or std::invalid_argument for buffers that
-    /// are too small. dmlref's own validation is not asked: this is DirectML's answer.
-    std::vector<std::byte> run(const operator_desc& desc, std::span<const std::byte> input,
-                               std::optional<std::span<const std::byte>> initial_output = std::nullopt) {
+    /// Runs `desc` on DirectML from one buffer per input tensor (DirectML's binding order,
+    /// inputs_of(desc); each at least its TotalTensorSizeInBytes bytes) and returns every output
+    /// buffer whole (outputs_of(desc); TotalTensorSizeInBytes bytes each). Output buffer k starts
+    /// as `initial_outputs[k]` when given (one per output, that many bytes each), else filled with
+    /// the sentinel. Each output's bytes past the ones bound must come back unchanged. Throws error
+    /// when DirectML refuses the desc, not_expressible, or std::invalid_argument for buffers of the
+    /// wrong count or size. dmlref's own validation is not asked: this is DirectML's answer.
+    std::vector<std::vector<std::byte>> run(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
+                                            std::span<const std::span<const std::byte>> initial_outputs = {}) {
         const translated t(desc);
-        const std::uint64_t in_bytes = t.input().TotalTensorSizeInBytes, out_bytes = t.output().TotalTensorSizeInBytes;
-        if (input.size() < in_bytes)
-            throw std::invalid_argument(fmt::format("directml: the input has {} bytes; InputTensor.TotalTensorSizeInBytes is {}",
-                                                    input.size(), in_bytes));
-        if (initial_output && initial_output->size() != out_bytes)
-            throw std::invalid_argument(fmt::format("directml: the initial output has {} bytes; "
-                                                    "OutputTensor.TotalTensorSizeInBytes is {}",
-                                                    initial_output->size(), out_bytes));
+        const std::size_t n_in = t.input_count(), n_out = t.output_count();
+        if (inputs.size() != n_in)
+            throw std::invalid_argument(fmt::format("directml: {} input buffers for the {} input tensors of {}", inputs.size(), n_in,
+                                                    to_string(type_of(desc))));
+        if (!initial_outputs.empty() && initial_outputs.size() != n_out)
+            throw std::invalid_argument(fmt::format("directml: {} initial output buffers for the {} output tensors of {}",
+                                                    initial_outputs.size(), n_out, to_string(type_of(desc))));
         constexpr std::uint64_t most = std::uint64_t{1} << 40; // far beyond what a D3D12 buffer can be here
-        if (in_bytes > most || out_bytes > most)
-            throw std::invalid_argument(fmt::format("directml: TotalTensorSizeInBytes {} / {} is too large to run", in_bytes,
-                                                    out_bytes));
+        buffers b;
+        std::uint64_t upload_bytes = 0;
+        const auto lay_out = [&](std::vector<part>& parts, std::size_t count, bool output) {
+            for (std::size_t k = 0; k < count; ++k) {
+                const std::uint64_t bytes = (output ? t.output(k) : t.input(k)).TotalTensorSizeInBytes;
+                const auto fields = output ? outputs_of(desc) : inputs_of(desc);
+                if (bytes > most)
+                    throw std::invalid_argument(fmt::format("directml: {}.TotalTensorSizeInBytes {} is too large to run",
+                                                            fields[k].field, bytes));
+                if (!output && inputs[k].size() < bytes)
+                    throw std::invalid_argument(fmt::format("directml: the buffer of {} has {} bytes; its TotalTensorSizeInBytes is {}",
+                                                            fields[k].field, inputs[k].size(), bytes));
+                if (output && !initial_outputs.empty() && initial_outputs[k].size() != bytes)
+                    throw std::invalid_argument(fmt::format("directml: the initial buffer of {} has {} bytes; its "
+                                                            "TotalTensorSizeInBytes is {}",
+                                                            fields[k].field, initial_outputs[k].size(), bytes));
+                // Each resource has room to spare past the bytes bound: DirectML's shaders may load
+                // whole vectors past a tensor's last byte through root descriptors, which D3D12 does
+                // not bound; on a GPU such a load reads junk it then discards, on lavapipe (where a
+                // GPU address is a host pointer) it could fault. The spare bytes of an output start
+                // as the sentinel and must come back unchanged: DirectML may read past a buffer,
+                // never write.
+                parts.push_back({gpu_->create_buffer(with_room(bytes)), bytes, with_room(bytes), upload_bytes});
+                upload_bytes += parts.back().room;
+            }
+        };
+        lay_out(b.inputs, n_in, false);
+        lay_out(b.outputs, n_out, true);
+        std::uint64_t readback_bytes = 0;
+        for (const part& p : b.outputs) readback_bytes += p.room;
         com_ptr<abi::IDMLCompiledOperator> compiled;
         if (auto why = compile(desc, compiled)) throw error("IDMLDevice::CreateOperator", E_INVALIDARG, "directml: " + *why);
-
-        // Each resource has room to spare past the bytes bound: DirectML's shaders may load whole
-        // vectors past a tensor's last byte through root descriptors, which D3D12 does not bound;
-        // on a GPU such a load reads junk it then discards, on lavapipe (where a GPU address is a
-        // host pointer) it could fault. The spare bytes of the output start as the sentinel and
-        // must come back unchanged: DirectML may read past a buffer, never write.
-        const std::uint64_t in_room = with_room(in_bytes), out_room = with_room(out_bytes);
-        buffers b{gpu_->create_buffer(in_room), gpu_->create_buffer(out_room),
-                  gpu_->make_buffer(D3D12_HEAP_TYPE_UPLOAD, in_room + out_room, D3D12_RESOURCE_FLAG_NONE,
-                                    D3D12_RESOURCE_STATE_GENERIC_READ),
-                  gpu_->make_buffer(D3D12_HEAP_TYPE_READBACK, out_room, D3D12_RESOURCE_FLAG_NONE,
-                                    D3D12_RESOURCE_STATE_COPY_DEST),
-                  in_room, out_room};
+        b.upload = gpu_->make_buffer(D3D12_HEAP_TYPE_UPLOAD, std::max<std::uint64_t>(upload_bytes, 256), D3D12_RESOURCE_FLAG_NONE,
+                                     D3D12_RESOURCE_STATE_GENERIC_READ);
+        b.readback = gpu_->make_buffer(D3D12_HEAP_TYPE_READBACK, std::max<std::uint64_t>(readback_bytes, 256),
+                                       D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_COPY_DEST);
         {
             void* mapped = nullptr;
             const D3D12_RANGE none{0, 0};
             d3d12::check_hresult(b.upload->Map(0, &none, &mapped), "ID3D12Resource::Map (upload)");
             auto* bytes = static_cast<std::byte*>(mapped);
-            std::fill(bytes, bytes + in_room + out_room, options_.sentinel);
-            std::copy_n(input.begin(), static_cast<std::size_t>(in_bytes), bytes);
-            std::fill(bytes + in_bytes, bytes + in_room, std::byte{0});
-            if (initial_output) std::copy(initial_output->begin(), initial_output->end(), bytes + in_room);
+            for (std::size_t k = 0; k < n_in; ++k) { // the input, then zeros to the end of its room
+                std::byte* at = bytes + b.inputs[k].upload_offset;
+                std::copy_n(inputs[k].begin(), static_cast<std::size_t>(b.inputs[k].bytes), at);
+                std::fill(at + b.inputs[k].bytes, at + b.inputs[k].room, std::byte{0});
+            }
+            for (std::size_t k = 0; k < n_out; ++k) { // the sentinel, or the initial bytes and then the sentinel
+                std::byte* at = bytes + b.outputs[k].upload_offset;
+                std::fill(at, at + b.outputs[k].room, options_.sentinel);
+                if (!initial_outputs.empty()) std::copy(initial_outputs[k].begin(), initial_outputs[k].end(), at);
+            }
             b.upload->Unmap(0, nullptr);
         }
-        const bool owned = (t.input().Flags & 1u) != 0; // OWNED_BY_DML: bound to the initializer
-        dispatch_operator(compiled.get(), b, {b.input.get(), 0, round_up(in_bytes)}, {b.output.get(), 0, round_up(out_bytes)},
-                          owned);
-        std::vector<std::byte> out(static_cast<std::size_t>(out_room));
+        std::vector<bool> owned(n_in); // OWNED_BY_DML: bound to the initializer
+        for (std::size_t k = 0; k < n_in; ++k) owned[k] = (t.input(k).Flags & 1u) != 0;
+        dispatch_operator(compiled.get(), b, owned);
+        std::vector<std::vector<std::byte>> out(n_out);
         {
             void* mapped = nullptr;
-            const D3D12_RANGE read{0, static_cast<SIZE_T>(out_room)};
+            const D3D12_RANGE read{0, static_cast<SIZE_T>(readback_bytes)};
             d3d12::check_hresult(b.readback->Map(0, &read, &mapped), "ID3D12Resource::Map (readback)");
-            std::memcpy(out.data(), mapped, out.size());
+            std::uint64_t at = 0;
+            for (std::size_t k = 0; k < n_out; ++k) {
+                out[k].resize(static_cast<std::size_t>(b.outputs[k].room));
+                std::memcpy(out[k].data(), static_cast<const std::byte*>(mapped) + at, out[k].size());
+                at += b.outputs[k].room;
+            }
             const D3D12_RANGE written{0, 0};
             b.readback->Unmap(0, &written);
         }
-        for (std::uint64_t i = round_up(out_bytes); i < out_room; ++i)
-            if (out[static_cast<std::size_t>(i)] != options_.sentinel)
-                throw error("IDMLCommandRecorder::RecordDispatch", E_FAIL,
-                            fmt::format("directml: the dispatch wrote byte {} of the output resource, past the {} bytes "
-                                        "bound (OutputTensor.TotalTensorSizeInBytes {} rounded up to 4)",
-                                        i, round_up(out_bytes), out_bytes));
-        out.resize(static_cast<std::size_t>(out_bytes));
+        for (std::size_t k = 0; k < n_out; ++k) {
+            const std::uint64_t bound = round_up(b.outputs[k].bytes);
+            for (std::uint64_t i = bound; i < b.outputs[k].room; ++i)
+                if (out[k][static_cast<std::size_t>(i)] != options_.sentinel)
+                    throw error("IDMLCommandRecorder::RecordDispatch", E_FAIL,
+                                fmt::format("directml: the dispatch wrote byte {} of the resource of {}, past the {} bytes "
+                                            "bound (TotalTensorSizeInBytes {} rounded up to 4)",
+                                            i, outputs_of(desc)[k].field, bound, b.outputs[k].bytes));
+            out[k].resize(static_cast<std::size_t>(b.outputs[k].bytes));
+        }
         return out;
     }
 
+    /// run() for an operator of one input and one output tensor: from `input` (at least
+    /// InputTensor.TotalTensorSizeInBytes bytes) into the output buffer (OutputTensor.TotalTensorSizeInBytes
+    /// bytes), which starts as `initial_output` when given, else filled with the sentinel. Throws
+    /// std::invalid_argument for a desc that binds more or fewer tensors (JOIN, SPLIT: the form above).
+    std::vector<std::byte> run(const operator_desc& desc, std::span<const std::byte> input,
+                               std::optional<std::span<const std::byte>> initial_output = std::nullopt) {
+        const std::size_t n_in = inputs_of(desc).size(), n_out = outputs_of(desc).size();
+        if (n_in != 1 || n_out != 1)
+            throw std::invalid_argument(fmt::format("directml: {} binds {} input and {} output tensors; run it with one buffer "
+                                                    "per tensor",
+                                                    to_string(type_of(desc)), n_in, n_out));
+        const std::span<const std::byte> initial[] = {initial_output.value_or(std::span<const std::byte>{})};
+        auto out = run(desc, std::span<const std::span<const std::byte>>(&input, 1),
+                       initial_output ? std::span<const std::span<const std::byte>>(initial) : std::span<const std::span<const std::byte>>{});
+        return std::move(out.front());
+    }
+
     /// Runs `desc` on DirectML and on the CPU reference (dmlref::execute, at the level DirectML
-    /// reports) from the same input into output buffers that start with the same sentinel bytes,
-    /// and compares the output tensors bit for bit, with the operator's regions and each listed
-    /// mismatch's source. Throws validation_error when dmlref rejects the desc.
-    compare_report verify(const operator_desc& desc, std::span<const std::byte> input, compare_options compare = {}) {
-        if (binds_tensor_arrays(type_of(desc)))
-            throw not_expressible(fmt::format("{}: directml::device::verify binds one input and one output buffer; it "
-                                              "does not run JOIN or SPLIT (tensor arrays) yet",
-                                              to_string(type_of(desc))));
-        const buffer_tensor_desc& in_desc = inputs_of(desc).front().desc();
-        const buffer_tensor_desc& out_desc = outputs_of(desc).front().desc();
+    /// reports) from the same inputs (one buffer per input tensor, as run() takes them) into output
+    /// buffers that start with the same sentinel bytes, and compares the output tensors bit for
+    /// bit, with the operator's regions and each listed mismatch's source (SPLIT's outputs laid end
+    /// to end along Axis, as compare() takes them). Throws validation_error when dmlref rejects the desc.
+    compare_report verify(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs, compare_options compare = {}) {
         dmlref::check(desc, caps_.max_feature_level);
+        const auto ins = inputs_of(desc), outs = outputs_of(desc);
+        if (inputs.size() != ins.size())
+            throw std::invalid_argument(fmt::format("directml: {} input buffers for the {} input tensors of {}", inputs.size(),
+                                                    ins.size(), to_string(type_of(desc))));
         // The CPU side gets buffers at the alignment the desc promises (DirectML cannot check GPU
         // addresses; dmlref checks host pointers).
         const auto bytes = [](const buffer_tensor_desc& t) { return static_cast<std::size_t>(t.total_tensor_size_in_bytes); };
         const auto align = [](const buffer_tensor_desc& t) { return std::max<std::size_t>(t.guaranteed_base_offset_alignment, 16); };
-        detail::aligned_bytes in(bytes(in_desc), align(in_desc), std::byte{0}), expected(bytes(out_desc), align(out_desc), options_.sentinel);
-        std::memcpy(in.span().data(), input.data(), std::min(input.size(), bytes(in_desc)));
-        dmlref::execute(desc, in.span(), expected.span(), caps_.max_feature_level);
-        const std::vector<std::byte> actual = run(desc, input);
-        const auto expected_packed = d3d12::context::pack(out_desc, expected.span()),
-                   actual_packed = d3d12::context::pack(out_desc, actual);
-        return dmlref::compare(out_desc.data_type, out_desc.sizes, expected_packed, actual_packed, compare, &desc);
+        std::vector<detail::aligned_bytes> in, expected;
+        std::vector<std::span<const std::byte>> in_spans;
+        std::vector<std::span<std::byte>> expected_spans;
+        for (std::size_t k = 0; k < ins.size(); ++k) {
+            in.emplace_back(bytes(ins[k].desc()), align(ins[k].desc()), std::byte{0});
+            std::memcpy(in.back().span().data(), inputs[k].data(), std::min(inputs[k].size(), bytes(ins[k].desc())));
+        }
+        for (const bound_tensor& o : outs) expected.emplace_back(bytes(o.desc()), align(o.desc()), options_.sentinel);
+        for (auto& b : in) in_spans.push_back(b.span());
+        for (auto& b : expected) expected_spans.push_back(b.span());
+        dmlref::execute(desc, in_spans, expected_spans, caps_.max_feature_level);
+        const std::vector<std::vector<std::byte>> actual = run(desc, inputs);
+        std::vector<std::vector<std::byte>> expected_packed, actual_packed;
+        for (std::size_t k = 0; k < outs.size(); ++k) {
+            expected_packed.push_back(d3d12::context::pack(outs[k].desc(), expected_spans[k]));
+            actual_packed.push_back(d3d12::context::pack(outs[k].desc(), actual[k]));
+        }
+        return dmlref::compare(data_type_of(desc), compared_sizes(desc), compared_output(desc, expected_packed),
+                               compared_output(desc, actual_packed), compare, &desc);
     }
 
+    /// verify() for an operator of one input tensor.
+    compare_report verify(const operator_desc& desc, std::span<const std::byte> input, compare_options compare = {}) {
+        return verify(desc, std::span<const std::span<const std::byte>>(&input, 1), compare);
+    }
 
 private:
     static std::uint64_t round_up(std::uint64_t bytes) noexcept { return std::max<std::uint64_t>((bytes + 3) & ~std::uint64_t{3}, 4); }
@@ -338,20 +404,27 @@ private:
         return p;
     }
 
-    /// The resources of one run: the two tensors' buffers (default heap), the staging buffers
-    /// that fill them and read the output back, and their sizes.
-    struct buffers {
-        com_ptr<ID3D12Resource> input, output, upload, readback;
-        std::uint64_t in_room, out_room;
+    /// One tensor's resource (default heap), the bytes bound, the resource's size, and where its
+    /// bytes lie in the upload buffer.
+    struct part {
+        com_ptr<ID3D12Resource> resource;
+        std::uint64_t bytes, room, upload_offset;
     };
 
-    /// One command list, one submission: the upload of both buffers, the initializer's dispatch
+    /// The resources of one run: one per tensor, the staging buffer that fills them (every input,
+    /// then every output, each its room long) and the one the outputs are read back into.
+    struct buffers {
+        std::vector<part> inputs, outputs;
+        com_ptr<ID3D12Resource> upload, readback;
+    };
+
+    /// One command list, one submission: the upload of every buffer, the initializer's dispatch
     /// (once, as DirectML requires even without a persistent resource), the operator's dispatch,
-    /// and the copy of the output to the readback buffer. `input` is bound at execution, or to the
-    /// initializer when the input is OWNED_BY_DML. Each dispatch has its own binding table and its
-    /// own part of the shared descriptor heap.
-    void dispatch_operator(abi::IDMLCompiledOperator* compiled, const buffers& b, abi::buffer_binding input,
-                           abi::buffer_binding output, bool input_owned_by_dml) {
+    /// and the copy of the outputs to the readback buffer. Each input is bound at execution, or to
+    /// the initializer where `owned[k]` (OWNED_BY_DML). One binding per tensor, tensor arrays
+    /// flattened in binding order. Each dispatch has its own binding table and its own part of the
+    /// shared descriptor heap.
+    void dispatch_operator(abi::IDMLCompiledOperator* compiled, const buffers& b, const std::vector<bool>& owned) {
         com_ptr<abi::IDMLOperatorInitializer> initializer;
         abi::IDMLCompiledOperator* const ops[] = {compiled};
         d3d12::check_hresult(dml_->CreateOperatorInitializer(1, ops, abi::iid_dml_operator_initializer, initializer.put_void()),
@@ -380,28 +453,43 @@ private:
         const abi::binding_desc temporary_desc{abi::binding_type_buffer, &temporary_binding};
         const abi::binding_desc persistent_desc{abi::binding_type_buffer, &persistent_binding};
 
-        // The initializer: its inputs are the OWNED_BY_DML tensors (a buffer array per operator),
-        // its output the persistent resource.
-        const abi::buffer_array_binding owned{1, &input};
-        const abi::binding_desc init_inputs{abi::binding_type_buffer_array, &owned};
-        if (input_owned_by_dml) init_table->BindInputs(1, &init_inputs);
+        std::vector<abi::buffer_binding> in_buffers, out_buffers;
+        for (const part& p : b.inputs) in_buffers.push_back({p.resource.get(), 0, round_up(p.bytes)});
+        for (const part& p : b.outputs) out_buffers.push_back({p.resource.get(), 0, round_up(p.bytes)});
+
+        // The initializer: its inputs are the OWNED_BY_DML tensors, as one buffer array for the
+        // operator with an entry per input (empty where a tensor is not owned); its output the
+        // persistent resource.
+        std::vector<abi::buffer_binding> owned_buffers(in_buffers.size(), abi::buffer_binding{nullptr, 0, 0});
+        bool any_owned = false;
+        for (std::size_t k = 0; k < in_buffers.size(); ++k)
+            if (owned[k]) {
+                owned_buffers[k] = in_buffers[k];
+                any_owned = true;
+            }
+        const abi::buffer_array_binding owned_array{static_cast<std::uint32_t>(owned_buffers.size()), owned_buffers.data()};
+        const abi::binding_desc init_inputs{abi::binding_type_buffer_array, &owned_array};
+        if (any_owned) init_table->BindInputs(1, &init_inputs);
         if (ip.TemporaryResourceSize > 0) init_table->BindTemporaryResource(&temporary_desc);
         if (persistent) init_table->BindOutputs(1, &persistent_desc);
 
-        const abi::binding_desc in_binding = input_owned_by_dml ? abi::binding_desc{abi::binding_type_none, nullptr}
-                                                                : abi::binding_desc{abi::binding_type_buffer, &input};
-        const abi::binding_desc out_binding{abi::binding_type_buffer, &output};
-        exec_table->BindInputs(1, &in_binding);
-        exec_table->BindOutputs(1, &out_binding);
+        std::vector<abi::binding_desc> in_bindings, out_bindings;
+        for (std::size_t k = 0; k < in_buffers.size(); ++k)
+            in_bindings.push_back(owned[k] ? abi::binding_desc{abi::binding_type_none, nullptr}
+                                           : abi::binding_desc{abi::binding_type_buffer, &in_buffers[k]});
+        for (const abi::buffer_binding& o : out_buffers) out_bindings.push_back({abi::binding_type_buffer, &o});
+        exec_table->BindInputs(static_cast<UINT>(in_bindings.size()), in_bindings.data());
+        exec_table->BindOutputs(static_cast<UINT>(out_bindings.size()), out_bindings.data());
         if (ep.TemporaryResourceSize > 0) exec_table->BindTemporaryResource(&temporary_desc);
         if (persistent) exec_table->BindPersistentResource(&persistent_desc);
 
         d3d12::check_hresult(allocator_->Reset(), "ID3D12CommandAllocator::Reset");
         d3d12::check_hresult(list_->Reset(allocator_.get(), nullptr), "ID3D12GraphicsCommandList::Reset");
-        list_->CopyBufferRegion(b.input.get(), 0, b.upload.get(), 0, b.in_room);
-        list_->CopyBufferRegion(b.output.get(), 0, b.upload.get(), b.in_room, b.out_room);
-        transition(b.input.get(), D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
-        transition(b.output.get(), D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+        for (const auto* side : {&b.inputs, &b.outputs})
+            for (const part& p : *side) {
+                list_->CopyBufferRegion(p.resource.get(), 0, b.upload.get(), p.upload_offset, p.room);
+                transition(p.resource.get(), D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+            }
         ID3D12DescriptorHeap* heaps[] = {heap};
         list_->SetDescriptorHeaps(1, heaps);
         recorder_->RecordDispatch(list_.get(), initializer.get(), init_table.get());
@@ -410,8 +498,12 @@ private:
         list_->ResourceBarrier(1, &uav);
         recorder_->RecordDispatch(list_.get(), compiled, exec_table.get());
         list_->ResourceBarrier(1, &uav);
-        transition(b.output.get(), D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_SOURCE);
-        list_->CopyBufferRegion(b.readback.get(), 0, b.output.get(), 0, b.out_room);
+        std::uint64_t at = 0;
+        for (const part& p : b.outputs) {
+            transition(p.resource.get(), D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_SOURCE);
+            list_->CopyBufferRegion(b.readback.get(), at, p.resource.get(), 0, p.room);
+            at += p.room;
+        }
         d3d12::check_hresult(list_->Close(), "ID3D12GraphicsCommandList::Close");
         ID3D12CommandList* lists[] = {list_.get()};
         gpu_->queue()->ExecuteCommandLists(1, lists);
