@@ -131,13 +131,13 @@ using tensors_executor = std::function<void(const operator_desc&, std::span<cons
                                             std::span<const std::span<std::byte>>)>;
 
 struct run_options {
-    executor execute;                      ///< empty: dmlref::execute at `level`
+    executor execute = {};                 ///< empty: dmlref::execute at `level`
     std::ostream* log = nullptr;           ///< where print and writeFile report, as DxDispatch does
     feature_level level = newest_feature_level;
     npy::temporary_observer on_temporary = nullptr; ///< told writeFile's temporary file while it exists
     /// When set, runs every dispatch (and `execute` is not used). Otherwise a dispatch that binds
     /// tensor arrays runs on the CPU reference when `execute` is empty, and is refused when not.
-    tensors_executor execute_tensors;
+    tensors_executor execute_tensors = {};
 };
 
 /// Runs the commands in order. writeFile goes through a temporary file and a rename.

@@ -325,9 +325,16 @@ def formats():
         onnx_cases = 0
         for d in dirs:
             files = set(os.listdir(os.path.join(both, d)))
-            check("both: DxDispatch files in " + d, {"model.json", "input.npy", "expected.npy"} <= files, str(files))
-            check("default: no ONNX files in " + d, set(os.listdir(os.path.join(default, d))) == {"model.json", "input.npy", "expected.npy"})
-            for f in ("model.json", "input.npy", "expected.npy"):
+            # The DxDispatch form: one input.npy and one expected.npy, but input_K.npy for JOIN's
+            # inputs and expected_K.npy for SPLIT's outputs.
+            dxdispatch = set(os.listdir(os.path.join(default, d)))
+            inputs = {f for f in dxdispatch if re.fullmatch(r"input(_\d+)?\.npy", f)}
+            expected = {f for f in dxdispatch if re.fullmatch(r"expected(_\d+)?\.npy", f)}
+            check("default: the DxDispatch files of " + d, dxdispatch == {"model.json"} | inputs | expected and
+                  (inputs == {"input.npy"} or "_JOIN_" in d) and (expected == {"expected.npy"} or "_SPLIT_" in d) and
+                  inputs and expected, str(dxdispatch))
+            check("both: DxDispatch files in " + d, dxdispatch <= files, str(files))
+            for f in sorted(dxdispatch):
                 check("both = default: " + d + "/" + f,
                       open(os.path.join(both, d, f), "rb").read() == open(os.path.join(default, d, f), "rb").read())
             if "model.onnx" in files:
