@@ -588,34 +588,37 @@ TEST_CASE("transposes of ranks 2 to 6: random permutations, odd and tiny extents
 }
 
 TEST_CASE("blocked transposes: long runs in stage rows and chunks, holes, lines streamed at every phase", "[engine]") {
-    // A 2-D transpose {a, b} from a column-major input (a read in sequence) with an input pitch
-    // a + in_pad (holes in the input's run where the pitch is wider), into an output packed or of
-    // pitch b + out_pad, so that the output's runs start at every phase of a line. Runs longer
-    // than a block's stage row (several chunks of the output's run) and than a block's chunk of
-    // the input's run, and shorter than a tile. Streamed (whole lines with streaming stores, the
-    // runs' first and last lines through the cache, each line written once) and not; whole, cut
-    // into parts and on threads.
+    // A transpose {a, c, b} (c = 1: 2-D) from an input whose a, b, c lie in sequence, with
+    // pitches in_pad wider (holes in the input's run), into an output packed or with pitches
+    // out_pad wider: b and c form the output's run, with holes between c's rows, and the output's
+    // runs start at every phase of a line. Runs longer than a block's stage row (several chunks
+    // of the output's run) and than a block's chunk of the input's run, and shorter than a tile.
+    // Streamed (whole lines with streaming stores, the others through the cache, each line
+    // written once) and not; whole, cut into parts and on threads.
     std::mt19937 cuts(38);
     for (data_type type : width_types) {
         const std::size_t w = element_size(type);
-        std::size_t several_b = 0, several_a = 0;
+        std::size_t several_b = 0, several_a = 0, holes = 0;
         for (std::uint32_t a : {3u, 17u, 70u, 130u})
             for (std::uint32_t b : {5u, 67u, 700u, 1100u})
+                for (std::uint32_t c : {1u, 3u})
                 for (std::uint32_t in_pad : {0u, 3u})
                     for (std::uint32_t out_pad : {0u, 5u}) {
-                        CAPTURE(to_string(type), a, b, in_pad, out_pad);
-                        const std::vector<std::uint32_t> sizes{2, a, b};
-                        const slice1_desc d = transpose_desc(type, sizes, {1, 2, 0}, in_pad, out_pad, {1, 1, 1});
+                        CAPTURE(to_string(type), a, b, c, in_pad, out_pad);
+                        const std::vector<std::uint32_t> sizes{a, c, b};
+                        const slice1_desc d = transpose_desc(type, sizes, {0, 2, 1}, in_pad, out_pad, {1, 1, 1});
                         std::vector<std::ptrdiff_t> tables;
                         const detail::prepared_plan p = prepared(d, tables);
                         // rows of 2 to 4 elements from rows apart (or the inverse) may be interleaves instead
                         REQUIRE((p.shape == inner_shape::transpose || a <= 4 || b <= 4));
                         std::ptrdiff_t pitch = 0, chunk = 0, length_a = 0, length_b = 0;
+                        bool b_holes = false;
                         auto take = [&](const auto& s) {
                             pitch = s.pitch;
                             chunk = s.chunk;
                             length_a = s.length_a;
                             length_b = s.length_b;
+                            b_holes = s.b_holes;
                         };
                         if (w == 1) take(detail::row_kernels<1>::transpose::shape_of(p));
                         if (w == 2) take(detail::row_kernels<2>::transpose::shape_of(p));
@@ -623,20 +626,22 @@ TEST_CASE("blocked transposes: long runs in stage rows and chunks, holes, lines 
                         if (w == 8) take(detail::row_kernels<8>::transpose::shape_of(p));
                         several_b += length_b > pitch ? 1 : 0;
                         several_a += length_a > chunk ? 1 : 0;
+                        holes += b_holes ? 1 : 0;
                         matches_naive_whole_threaded_and_cut(d, cuts, 2);
                         matches_naive_streamed(d, false);
                     }
         CAPTURE(to_string(type));
         CHECK(several_b > 0);
         CHECK(several_a > 0);
+        CHECK(holes > 0);
     }
 }
 
 TEST_CASE("transposes whose input rows are shorter than a tile read vectors only inside the input", "[engine]") {
     // The fastest input axis of 1 to 15 elements: partial tiles load whole vectors from each
     // row's start, which for the last rows of a packed input would run past its end: those
-    // rows load only their elements. The axis that reads the input next, an element of pitch
-    // after the rows, joins the input's run with a hole between. Every width, both signs of the
+    // rows load only their elements. The batch, which reads the input next, an element of pitch
+    // after the rows, joins one of the runs with holes between. Every width, both signs of the
     // rows' step.
     std::mt19937 cuts(37);
     for (data_type type : width_types)
@@ -656,7 +661,7 @@ TEST_CASE("transposes whose input rows are shorter than a tile read vectors only
                     const detail::prepared_plan p = prepared(near, tables);
                     if (a > 1 && b > 4) { // rows of 2 to 4 elements from a rows apart: an interleave
                         REQUIRE(p.shape == inner_shape::transpose);
-                        CHECK(p.in_run == 2);
+                        CHECK(p.in_run + p.out_run == 3); // the batch joins a run, with holes
                         matches_naive_streamed(near, false);
                     }
                 }

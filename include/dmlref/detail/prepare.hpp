@@ -239,22 +239,32 @@ inline void choose_deinterleave(prepared_plan& p) noexcept {
 /// outside the block, or in the other run, where they may lie near in their tensor.
 inline constexpr std::ptrdiff_t transpose_run = 4096;
 
-/// Appends to `chain` the axes that continue it in the output: each next axis's output stride is
-/// the whole run of the chain so far, so that the chain's elements lie in sequence there.
-/// Single-affine axes not yet `taken` only, until the run spans transpose_run bytes.
+/// A transpose's output run takes axes past holes only while its rows (the segments between the
+/// holes) are shorter than this many bytes: it then writes them through the cache, whose lines
+/// they share with the holes, and longer rows stream their whole lines instead (extend_output_run()).
+inline constexpr std::ptrdiff_t short_output_rows = 256;
+
+/// Appends to `chain` the axes that continue it in the output: the axis of least output stride
+/// not below the span of the chain so far (from its first element to its last, inclusive). Where
+/// the chain's first axis is short, also past a gap under a line: padded pitches then leave
+/// holes in the run, which the kernel never writes. Single-affine axes not yet `taken` only, until
+/// the run spans transpose_run bytes.
 inline void extend_output_run(const copy_plan& plan, std::array<std::size_t, max_plan_rank>& chain, std::size_t& length,
                               std::array<bool, max_plan_rank>& taken) noexcept {
     const auto w = static_cast<std::ptrdiff_t>(plan.width);
-    std::ptrdiff_t run = plan.axes[chain[0]].extent;
-    for (bool grown = run * w < transpose_run; grown; grown = grown && run * w < transpose_run) {
-        grown = false;
-        for (std::size_t a = 0; a < plan.rank && !grown; ++a)
-            if (!taken[a] && plan.axes[a].single_affine() && plan.axes[a].out_stride == run) {
-                chain[length++] = a;
-                taken[a] = true;
-                run *= plan.axes[a].extent;
-                grown = true;
-            }
+    std::ptrdiff_t span = plan.axes[chain[0]].extent;
+    const std::ptrdiff_t gap = span * w < short_output_rows ? prefetch_line : 1; // in bytes: under it
+    while (span * w < transpose_run) {
+        std::size_t best = plan.rank;
+        for (std::size_t a = 0; a < plan.rank; ++a) {
+            const axis_plan& k = plan.axes[a];
+            if (!taken[a] && k.single_affine() && k.out_stride >= span && (best == plan.rank || k.out_stride < plan.axes[best].out_stride))
+                best = a;
+        }
+        if (best == plan.rank || (plan.axes[best].out_stride - span) * w >= gap) return;
+        chain[length++] = best;
+        taken[best] = true;
+        span += (plan.axes[best].extent - 1) * plan.axes[best].out_stride;
     }
 }
 
@@ -287,7 +297,7 @@ inline std::ptrdiff_t extend_input_run(const copy_plan& plan, std::array<std::si
 /// Step 4c: a transposing copy: the output's row reads the input elements apart (|step| > 1),
 /// and another axis reads it in sequence (step 1). The run of axes that lie in sequence in the
 /// output from the row on (the output's run), and the run that lie in sequence in the input from
-/// that axis on, but for holes under a line (the input's run), go innermost, and the transpose kernel moves the two runs as
+/// that axis on (the input's run), each but for holes under a line, go innermost, and the transpose kernel moves the two runs as
 /// one 2-D block: in vector tiles read along the input's run and written along the output's,
 /// through a stage that the caches hold, so that both sides move whole lines and vectors (the
 /// walk below moves one element at a time and reads a line per element). Any element width. The

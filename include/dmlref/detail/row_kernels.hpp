@@ -379,14 +379,19 @@ struct mover {
     /// sequence, over `nb` axes. Element (i, j) of the two moves from in + i * w + in_offset(j) to
     /// out + out_offset(i) + j * w, where out_offset(i) and in_offset(j) are the element's offsets
     /// (bytes) along the other tensor's axes: axis k of a run (innermost first) has `extent`
-    /// coordinates `stride` bytes apart in the other tensor. The input's run may have holes:
-    /// its axis k steps `a_step[k]` elements, at least the span of the axes inside it, and the
-    /// positions i between are no element (out_offset(i) is `hole`).
+    /// coordinates `stride` bytes apart in the other tensor. Either run may have holes (padded
+    /// pitches), under a line each. The input's run is indexed by position: its axis k steps
+    /// `a_step[k]` elements, at least the span of the axes inside it, and the positions i between
+    /// are no element (out_offset(i) is `hole`); its tiles read the holes as the lines hold them.
+    /// The output's run is indexed by element: element j lies at position pos(j), its axis k
+    /// `b_out[k]` elements on, and the holes between are never written.
     struct block_shape {
         std::size_t na = 0, nb = 0;
         std::array<std::ptrdiff_t, max_plan_rank> a_extent{}, a_out{}, a_step{}; ///< the input's run: output strides
-        std::array<std::ptrdiff_t, max_plan_rank> b_extent{}, b_in{};  ///< the output's run: input steps
-        std::ptrdiff_t length_a = 1, length_b = 1;
+        std::array<std::ptrdiff_t, max_plan_rank> b_extent{}, b_in{}, b_out{};  ///< the output's run: input steps
+        std::ptrdiff_t length_a = 1; ///< positions of the input's run (its span)
+        std::ptrdiff_t length_b = 1; ///< elements of the output's run
+        bool b_holes = false;        ///< the output's run has holes: pos(j) is not j
         std::ptrdiff_t chunk = 1; ///< elements of the input's run a block takes (block_sizes())
         std::ptrdiff_t pitch = 1; ///< elements of the output's run a stage row holds
         const std::byte* in_end = nullptr; ///< the end of the input the plan reads
@@ -577,24 +582,60 @@ struct mover {
         }
     }
 
-    /// The tables every block of a shape starts from: the input offsets of the output's run's
-    /// first `pitch` elements, and the output offsets of the input's run's first chunk (the rows
-    /// past a run's end repeat its last, up to whole tiles), built once per plan.
-    struct block_tables {
+    /// flush() for an output's run with holes: stage column c holds element jb + c of the run,
+    /// whose segments (elements at consecutive positions) `segments` lists, each as its first
+    /// column, count and position. Through the cache, a segment at a time: the segments are short
+    /// (prepare(): extend_output_run()) and their lines shared with holes, which no streaming
+    /// store may write.
+    static void flush_segments(std::byte* out, const std::ptrdiff_t* out_rows, std::ptrdiff_t count, const std::byte* stage,
+                               std::ptrdiff_t pitch, const std::ptrdiff_t (*segments)[3], std::ptrdiff_t segment_count) noexcept {
+        for (std::ptrdiff_t r = 0; r < count; ++r) {
+            if (out_rows[r] == hole) continue;
+            const std::byte* from = stage + r * pitch;
+            std::byte* run = out + out_rows[r];
+            for (std::ptrdiff_t k = 0; k < segment_count; ++k)
+                copy_short(run + segments[k][2] * w, from + segments[k][0] * w, segments[k][1] * w);
+        }
+    }
+
+    /// A chunk of the output's run, elements jb + c for c up to a stage row's: their input
+    /// offsets (bytes; whole tiles of them, the last repeated) and, where the run has holes,
+    /// its segments (flush_segments()).
+    struct output_chunk {
         std::ptrdiff_t in_rows[static_cast<std::size_t>(max_pitch + tile)];
+        std::ptrdiff_t segments[static_cast<std::size_t>(max_pitch)][3];
+        std::ptrdiff_t segment_count = 0;
+    };
+
+    static void chunk_of(output_chunk& t, const block_shape& s, std::ptrdiff_t jb) noexcept {
+        const std::ptrdiff_t count = s.length_b - jb < s.pitch ? s.length_b - jb : s.pitch;
+        run_offsets(t.in_rows, jb, count, s.nb, s.b_extent.data(), s.b_in.data());
+        for (std::ptrdiff_t k = count; k % tile != 0; ++k) t.in_rows[k] = t.in_rows[count - 1];
+        t.segment_count = 0;
+        if (!s.b_holes) return;
+        // Positions a segment at a time: the rest of the innermost axis's coordinates from each.
+        for (std::ptrdiff_t c = 0; c < count;) {
+            std::ptrdiff_t at = 0;
+            run_offsets(&at, jb + c, 1, s.nb, s.b_extent.data(), s.b_out.data());
+            const std::ptrdiff_t left = s.b_extent[0] - (jb + c) % s.b_extent[0];
+            const std::ptrdiff_t n = left < count - c ? left : count - c;
+            std::ptrdiff_t* segment = t.segments[t.segment_count++];
+            segment[0] = c;
+            segment[1] = n;
+            segment[2] = at;
+            c += n;
+        }
+    }
+
+    /// The tables every block of a shape starts from, built once per plan: the first chunk of the
+    /// output's run, and the output offsets of the input's run's first chunk.
+    struct block_tables {
+        output_chunk first;
         std::ptrdiff_t out_rows[static_cast<std::size_t>(max_chunk)];
     };
 
-    /// table[k]: the input offset of element jb + k of the output's run, for up to a stage row's
-    /// elements, and whole tiles of them.
-    static void input_rows(std::ptrdiff_t* table, const block_shape& s, std::ptrdiff_t jb) noexcept {
-        const std::ptrdiff_t count = s.length_b - jb < s.pitch ? s.length_b - jb : s.pitch;
-        run_offsets(table, jb, count, s.nb, s.b_extent.data(), s.b_in.data());
-        for (std::ptrdiff_t k = count; k % tile != 0; ++k) table[k] = table[count - 1];
-    }
-
     static void first_tables(block_tables& t, const block_shape& s) noexcept {
-        input_rows(t.in_rows, s, 0);
+        chunk_of(t.first, s, 0);
         input_run_offsets(t.out_rows, 0, s.chunk, s);
     }
 
@@ -610,20 +651,20 @@ struct mover {
     static void transpose(std::byte* out, const std::byte* in, std::ptrdiff_t next_row, const block_shape& s,
                           const block_tables& first) noexcept {
         alignas(64) std::byte stage[static_cast<std::size_t>(stage_bytes)];
-        // The input rows of the chunks of the output's run after the first, in turns.
-        std::ptrdiff_t later[2][static_cast<std::size_t>(max_pitch + tile)];
+        output_chunk later[2]; // the chunks of the output's run after the first, in turns
         std::ptrdiff_t out_rows[static_cast<std::size_t>(max_chunk)];
-        const bool stream = DMLREF_STREAM_STORES && s.stream && reinterpret_cast<std::uintptr_t>(out) % Width == 0;
+        const bool stream = DMLREF_STREAM_STORES && s.stream && !s.b_holes && reinterpret_cast<std::uintptr_t>(out) % Width == 0;
         const std::ptrdiff_t pitch = s.pitch, row_bytes = pitch * w;
         const std::ptrdiff_t own = stream ? pitch - line : pitch; // elements of the output's run a block writes
         auto rows_from = [&](std::ptrdiff_t jb) { return s.length_b - jb < pitch ? s.length_b - jb : pitch; };
-        const std::ptrdiff_t* here = first.in_rows;
+        const output_chunk* chunk = &first.first;
         for (std::ptrdiff_t jb = 0, turn = 0; jb < s.length_b; jb += own, turn ^= 1) {
             const std::ptrdiff_t jn = s.length_b - jb < own ? s.length_b - jb : own;
             const std::ptrdiff_t jx = stream ? rows_from(jb) : jn; // the rows this block reads
             const bool more_b = jb + own < s.length_b;
-            std::ptrdiff_t* following = later[turn];
-            if (more_b) input_rows(following, s, jb + own);
+            output_chunk& following = later[turn];
+            if (more_b) chunk_of(following, s, jb + own);
+            const std::ptrdiff_t* here = chunk->in_rows;
             for (std::ptrdiff_t ib = 0; ib < s.length_a; ib += s.chunk) {
                 const std::ptrdiff_t an = s.length_a - ib < s.chunk ? s.length_a - ib : s.chunk;
                 const std::ptrdiff_t* to_rows = first.out_rows;
@@ -634,7 +675,7 @@ struct mover {
                 // The next block: the rest of these rows, the next chunk's from the run's start, or
                 // the next row's first block; its input rows' first and last bytes.
                 const bool more_a = ib + s.chunk < s.length_a;
-                const std::ptrdiff_t* next = more_a ? here : more_b ? following : first.in_rows;
+                const std::ptrdiff_t* next = more_a ? here : more_b ? following.in_rows : first.first.in_rows;
                 const std::ptrdiff_t next_first = more_a ? (ib + s.chunk) * w : more_b ? 0 : next_row;
                 const std::ptrdiff_t left = s.length_a - ib - s.chunk;
                 const std::ptrdiff_t next_last = next_first + (more_a && left < s.chunk ? left : s.chunk) * w - 1;
@@ -651,9 +692,10 @@ struct mover {
                         prefetch(in, next[k] + next_last);
                     }
                 }
-                flush(out, to_rows, an, stage, row_bytes, jb, jn, s.length_b, stream);
+                if (s.b_holes) flush_segments(out, to_rows, an, stage, row_bytes, chunk->segments, chunk->segment_count);
+                else flush(out, to_rows, an, stage, row_bytes, jb, jn, s.length_b, stream);
             }
-            here = following;
+            chunk = &following;
         }
     }
 };
@@ -845,11 +887,13 @@ template <std::size_t Width> struct row_kernels {
                     move::input_run_offsets(&to, i, 1, s);
                     if (to == move::hole) continue;
                     for (std::ptrdiff_t j = 0; j < s.length_b; ++j) {
+                        std::ptrdiff_t at = 0;
+                        move::run_offsets(&at, j, 1, s.nb, s.b_extent.data(), s.b_out.data());
                         if (row_fill) {
-                            move::store(out + to + j * w, fill_value);
+                            move::store(out + to + at * w, fill_value);
                         } else {
                             move::run_offsets(&from, j, 1, s.nb, s.b_extent.data(), s.b_in.data());
-                            move::store(out + to + j * w, move::load(in + i * w + from));
+                            move::store(out + to + at * w, move::load(in + i * w + from));
                         }
                     }
                 }
@@ -939,6 +983,8 @@ template <std::size_t Width> struct row_kernels {
                 const axis_plan& axis = plan.axes[plan.rank - 1 - k];
                 s.b_extent[k] = axis.extent;
                 s.b_in[k] = axis.pieces[0].step * w;
+                s.b_out[k] = axis.out_stride;
+                s.b_holes = s.b_holes || axis.out_stride != s.length_b;
                 s.length_b *= axis.extent;
             }
             s.length_a = 1; // the span: the last position past the first, plus one
