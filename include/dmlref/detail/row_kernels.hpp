@@ -556,7 +556,7 @@ struct mover {
     /// the cache. So every line is written once and whole, as streaming stores want, whatever the
     /// runs' alignments, and no byte outside the runs is written.
     static void flush(std::byte* out, const std::ptrdiff_t* out_rows, std::ptrdiff_t count, const std::byte* stage,
-                      std::ptrdiff_t pitch, std::ptrdiff_t jb, std::ptrdiff_t own, std::ptrdiff_t length_b,
+                      std::ptrdiff_t pitch, std::ptrdiff_t jb, std::ptrdiff_t own, [[maybe_unused]] std::ptrdiff_t length_b,
                       [[maybe_unused]] bool stream) noexcept {
         for (std::ptrdiff_t r = 0; r < count; ++r) {
             if (out_rows[r] == hole) continue;
