@@ -526,27 +526,67 @@ struct mover {
 #endif
     }
 
-    /// Copies `bytes` bytes (whole elements) with moves inline: 16-byte ones where the vector
-    /// kernels are (the last overlapping the one before), else and under 16 bytes 8-byte ones
-    /// (likewise), then 4, 2 and 1. A transpose's stage writes out many runs of a few dozen bytes,
-    /// each of which a memcpy call would cost as much as its copy.
+    /// Copies `bytes` bytes (whole elements): up to 128 with moves inline, each size class in
+    /// straight-line code that overlaps its first and last moves (16-byte ones where the vector
+    /// kernels are, else 8-byte ones, then 4, 2, 1), longer ones with memcpy. A transpose's stage
+    /// writes out many runs of a few dozen bytes, each of which a memcpy call costs as much as its
+    /// copy; and a copy loop would become one (GCC at -O3 turns it into a call to memmove).
     static void copy_short(std::byte* out, const std::byte* in, std::ptrdiff_t bytes) noexcept {
-        std::ptrdiff_t i = 0;
+        if (bytes <= 0) return;
+        const auto n = static_cast<std::size_t>(bytes);
 #if DMLREF_VECTOR_KERNELS
-        if (bytes >= 16) {
-            for (; i + 16 < bytes; i += 16) store_vec(out + i, load_vec(in + i));
-            store_vec(out + bytes - 16, load_vec(in + bytes - 16));
+        if (n >= 16) {
+            if (n > 128) return static_cast<void>(std::memcpy(out, in, n));
+            const std::size_t half = n > 64 ? 64 : n > 32 ? 32 : 16; // the moves from each end cover n
+            const vec a0 = load_vec(in), z0 = load_vec(in + n - 16);
+            if (half == 16) {
+                store_vec(out, a0);
+                store_vec(out + n - 16, z0);
+                return;
+            }
+            const vec a1 = load_vec(in + 16), z1 = load_vec(in + n - 32);
+            if (half == 32) {
+                store_vec(out, a0);
+                store_vec(out + 16, a1);
+                store_vec(out + n - 32, z1);
+                store_vec(out + n - 16, z0);
+                return;
+            }
+            const vec a2 = load_vec(in + 32), a3 = load_vec(in + 48), z2 = load_vec(in + n - 48), z3 = load_vec(in + n - 64);
+            store_vec(out, a0);
+            store_vec(out + 16, a1);
+            store_vec(out + 32, a2);
+            store_vec(out + 48, a3);
+            store_vec(out + n - 64, z3);
+            store_vec(out + n - 48, z2);
+            store_vec(out + n - 32, z1);
+            store_vec(out + n - 16, z0);
             return;
         }
+#else
+        if (n > 16) return static_cast<void>(std::memcpy(out, in, n));
 #endif
-        if (bytes >= 8) {
-            for (; i + 8 < bytes; i += 8) std::memcpy(out + i, in + i, 8);
-            std::memcpy(out + bytes - 8, in + bytes - 8, 8);
-            return;
+        if (n >= 8) {
+            std::uint64_t a, z;
+            std::memcpy(&a, in, 8);
+            std::memcpy(&z, in + n - 8, 8);
+            std::memcpy(out, &a, 8);
+            std::memcpy(out + n - 8, &z, 8);
+        } else if (n >= 4) {
+            std::uint32_t a, z;
+            std::memcpy(&a, in, 4);
+            std::memcpy(&z, in + n - 4, 4);
+            std::memcpy(out, &a, 4);
+            std::memcpy(out + n - 4, &z, 4);
+        } else if (n >= 2) {
+            std::uint16_t a, z;
+            std::memcpy(&a, in, 2);
+            std::memcpy(&z, in + n - 2, 2);
+            std::memcpy(out, &a, 2);
+            std::memcpy(out + n - 2, &z, 2);
+        } else if (n == 1) {
+            *out = *in;
         }
-        if (bytes & 4) std::memcpy(out, in, 4);
-        if (bytes & 2) std::memcpy(out + (bytes & 4), in + (bytes & 4), 2);
-        if (bytes & 1) std::memcpy(out + (bytes & 6), in + (bytes & 6), 1);
     }
 
     /// Writes stage rows [0, count) out: row r is elements [jb, jb + own) of the output's run that
