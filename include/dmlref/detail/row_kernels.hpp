@@ -622,60 +622,67 @@ struct mover {
         }
     }
 
+    /// Elements of an output's run with holes at consecutive positions: from stage column
+    /// `column`, `count` of them, at `position` (elements from the run's start).
+    struct segment {
+        std::ptrdiff_t position;
+        std::int32_t column, count;
+    };
+
     /// flush() for an output's run with holes: stage column c holds element jb + c of the run,
-    /// whose segments (elements at consecutive positions) `segments` lists, each as its first
-    /// column, count and position. Through the cache, a segment at a time: the segments are short
-    /// (prepare(): extend_output_run()) and their lines shared with holes, which no streaming
-    /// store may write.
+    /// whose segments `segments` lists. Through the cache, a segment at a time: the segments are
+    /// short (prepare(): extend_output_run()) and their lines shared with holes, which no
+    /// streaming store may write.
     static void flush_segments(std::byte* out, const std::ptrdiff_t* out_rows, std::ptrdiff_t count, const std::byte* stage,
-                               std::ptrdiff_t pitch, const std::ptrdiff_t (*segments)[3], std::ptrdiff_t segment_count) noexcept {
+                               std::ptrdiff_t pitch, const segment* segments, std::ptrdiff_t segment_count) noexcept {
         for (std::ptrdiff_t r = 0; r < count; ++r) {
             if (out_rows[r] == hole) continue;
             const std::byte* from = stage + r * pitch;
             std::byte* run = out + out_rows[r];
             for (std::ptrdiff_t k = 0; k < segment_count; ++k)
-                copy_short(run + segments[k][2] * w, from + segments[k][0] * w, segments[k][1] * w);
+                copy_short(run + segments[k].position * w, from + segments[k].column * w, segments[k].count * w);
         }
     }
 
-    /// A chunk of the output's run, elements jb + c for c up to a stage row's: their input
-    /// offsets (bytes; whole tiles of them, the last repeated) and, where the run has holes,
-    /// its segments (flush_segments()).
+    /// The input offsets (bytes) of elements jb + c of the output's run for c up to a stage row's,
+    /// and whole tiles of them (the last repeated).
     struct output_chunk {
         std::ptrdiff_t in_rows[static_cast<std::size_t>(max_pitch + tile)];
-        std::ptrdiff_t segments[static_cast<std::size_t>(max_pitch)][3];
-        std::ptrdiff_t segment_count = 0;
     };
 
     static void chunk_of(output_chunk& t, const block_shape& s, std::ptrdiff_t jb) noexcept {
         const std::ptrdiff_t count = s.length_b - jb < s.pitch ? s.length_b - jb : s.pitch;
         run_offsets(t.in_rows, jb, count, s.nb, s.b_extent.data(), s.b_in.data());
         for (std::ptrdiff_t k = count; k % tile != 0; ++k) t.in_rows[k] = t.in_rows[count - 1];
-        t.segment_count = 0;
-        if (!s.b_holes) return;
-        // Positions a segment at a time: the rest of the innermost axis's coordinates from each.
-        for (std::ptrdiff_t c = 0; c < count;) {
+    }
+
+    /// The segments of elements [jb, jb + count) of an output's run with holes, into `segments`;
+    /// returns how many: the rest of the innermost axis's coordinates from each.
+    static std::ptrdiff_t segments_of(segment* segments, const block_shape& s, std::ptrdiff_t jb, std::ptrdiff_t count) noexcept {
+        std::ptrdiff_t made = 0;
+        for (std::ptrdiff_t c = 0; c < count; ++made) {
             std::ptrdiff_t at = 0;
             run_offsets(&at, jb + c, 1, s.nb, s.b_extent.data(), s.b_out.data());
             const std::ptrdiff_t left = s.b_extent[0] - (jb + c) % s.b_extent[0];
             const std::ptrdiff_t n = left < count - c ? left : count - c;
-            std::ptrdiff_t* segment = t.segments[t.segment_count++];
-            segment[0] = c;
-            segment[1] = n;
-            segment[2] = at;
+            segments[made] = {at, static_cast<std::int32_t>(c), static_cast<std::int32_t>(n)};
             c += n;
         }
+        return made;
     }
 
     /// The tables every block of a shape starts from, built once per plan: the first chunk of the
-    /// output's run, and the output offsets of the input's run's first chunk.
+    /// output's run and its segments, and the output offsets of the input's run's first chunk.
     struct block_tables {
         output_chunk first;
+        segment first_segments[static_cast<std::size_t>(max_pitch)];
+        std::ptrdiff_t first_segment_count = 0;
         std::ptrdiff_t out_rows[static_cast<std::size_t>(max_chunk)];
     };
 
     static void first_tables(block_tables& t, const block_shape& s) noexcept {
         chunk_of(t.first, s, 0);
+        if (s.b_holes) t.first_segment_count = segments_of(t.first_segments, s, 0, s.length_b < s.pitch ? s.length_b : s.pitch);
         input_run_offsets(t.out_rows, 0, s.chunk, s);
     }
 
@@ -692,6 +699,7 @@ struct mover {
                           const block_tables& first) noexcept {
         alignas(64) std::byte stage[static_cast<std::size_t>(stage_bytes)];
         output_chunk later[2]; // the chunks of the output's run after the first, in turns
+        segment segments[static_cast<std::size_t>(max_pitch)]; // those of the chunk a block writes, with holes
         std::ptrdiff_t out_rows[static_cast<std::size_t>(max_chunk)];
         const bool stream = DMLREF_STREAM_STORES && s.stream && !s.b_holes && reinterpret_cast<std::uintptr_t>(out) % Width == 0;
         const std::ptrdiff_t pitch = s.pitch, row_bytes = pitch * w;
@@ -705,6 +713,7 @@ struct mover {
             output_chunk& following = later[turn];
             if (more_b) chunk_of(following, s, jb + own);
             const std::ptrdiff_t* here = chunk->in_rows;
+            const std::ptrdiff_t segment_count = s.b_holes && jb > 0 ? segments_of(segments, s, jb, jn) : 0;
             for (std::ptrdiff_t ib = 0; ib < s.length_a; ib += s.chunk) {
                 const std::ptrdiff_t an = s.length_a - ib < s.chunk ? s.length_a - ib : s.chunk;
                 const std::ptrdiff_t* to_rows = first.out_rows;
@@ -732,7 +741,8 @@ struct mover {
                         prefetch(in, next[k] + next_last);
                     }
                 }
-                if (s.b_holes) flush_segments(out, to_rows, an, stage, row_bytes, chunk->segments, chunk->segment_count);
+                if (s.b_holes) flush_segments(out, to_rows, an, stage, row_bytes, jb == 0 ? first.first_segments : segments,
+                                              jb == 0 ? first.first_segment_count : segment_count);
                 else flush(out, to_rows, an, stage, row_bytes, jb, jn, s.length_b, stream);
             }
             chunk = &following;
