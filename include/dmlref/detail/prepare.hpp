@@ -325,64 +325,96 @@ inline std::ptrdiff_t extend_input_run(const copy_plan& plan, std::array<std::si
     return span;
 }
 
-/// Step 4c: a transposing copy: the output's row reads the input elements apart (|step| > 1),
-/// and another axis reads it in sequence (step 1). The run of axes that lie in sequence in the
-/// output from the row on (the output's run), and the run that lie in sequence in the input from
-/// that axis on (the input's run), each but for holes under a line, go innermost, and the transpose kernel moves the two runs as
-/// one 2-D block: in vector tiles read along the input's run and written along the output's,
-/// through a stage that the caches hold, so that both sides move whole lines and vectors (the
-/// walk below moves one element at a time and reads a line per element). Any element width. The
-/// axes outside stay in output order, but where the input's run is shorter than a line, the outer
-/// axis that reads the input nearest in sequence goes just outside the block, so that the next
-/// blocks read the rest of the lines this one fetched while they are still in the cache.
-inline void choose_transpose(prepared_plan& p) noexcept {
-    copy_plan& plan = p.plan;
-    if (p.shape != inner_shape::rows || plan.rank < 2) return;
+/// The two runs of a transpose (choose_transpose()): plan axes, innermost first.
+struct transpose_runs {
+    std::array<std::size_t, max_plan_rank> out{}, in{};
+    std::size_t out_length = 0, in_length = 0;
+    std::array<bool, max_plan_rank> taken{};
+    std::ptrdiff_t in_span = 0; ///< positions of the input's run, holes included
+};
+
+/// The runs of a transposing copy, or false where the plan is none: its output row (the innermost
+/// axis, output stride 1) reads the input elements apart (|step| > 1), and another axis reads it in
+/// sequence (step 1). Each run starts from its axis and grows as extend_output_run() and
+/// extend_input_run() say, the output's run first; a short output run beside a short input run
+/// then widens (widen_short_output_run()).
+inline bool find_transpose_runs(const copy_plan& plan, transpose_runs& runs) noexcept {
+    if (plan.rank < 2) return false;
     const std::size_t last = plan.rank - 1;
     const axis_plan& inner = plan.axes[last];
-    if (!inner.single_affine() || inner.out_stride != 1 || magnitude(inner.pieces[0].step) < 2) return;
-    std::size_t first_in = last; // the axis that reads the input in sequence
+    if (!inner.single_affine() || inner.out_stride != 1 || magnitude(inner.pieces[0].step) < 2) return false;
+    std::size_t first_in = last;
     for (std::size_t a = 0; a < last && first_in == last; ++a)
         if (plan.axes[a].single_affine() && plan.axes[a].pieces[0].step == 1) first_in = a;
-    if (first_in == last) return;
-    std::array<std::size_t, max_plan_rank> out_chain{last}, in_chain{first_in};
-    std::array<bool, max_plan_rank> taken{};
-    taken[last] = taken[first_in] = true;
-    std::size_t out_length = 1, in_length = 1;
-    extend_output_run(plan, out_chain, out_length, taken);
-    const std::ptrdiff_t in_elements = extend_input_run(plan, in_chain, in_length, taken);
-    if (in_elements * static_cast<std::ptrdiff_t>(plan.width) < short_input_run)
-        widen_short_output_run(plan, out_chain, out_length, taken);
-    // The outer axes in output order, then the input's run and the output's run, outermost first.
+    if (first_in == last) return false;
+    runs.out[runs.out_length++] = last;
+    runs.in[runs.in_length++] = first_in;
+    runs.taken[last] = runs.taken[first_in] = true;
+    extend_output_run(plan, runs.out, runs.out_length, runs.taken);
+    runs.in_span = extend_input_run(plan, runs.in, runs.in_length, runs.taken);
+    if (runs.in_span * static_cast<std::ptrdiff_t>(plan.width) < short_input_run)
+        widen_short_output_run(plan, runs.out, runs.out_length, runs.taken);
+    return true;
+}
+
+/// The axes outside the runs in output order, then the input's run and the output's run, each
+/// outermost first.
+inline void place_runs_innermost(prepared_plan& p, const transpose_runs& runs) noexcept {
+    copy_plan& plan = p.plan;
     std::array<axis_plan, max_plan_rank> order{};
     std::size_t placed = 0;
     for (std::size_t a = 0; a < plan.rank; ++a)
-        if (!taken[a]) order[placed++] = plan.axes[a];
-    const std::size_t outer = placed;
-    for (std::size_t k = in_length; k-- > 0;) order[placed++] = plan.axes[in_chain[k]];
-    for (std::size_t k = out_length; k-- > 0;) order[placed++] = plan.axes[out_chain[k]];
+        if (!runs.taken[a]) order[placed++] = plan.axes[a];
+    for (std::size_t k = runs.in_length; k-- > 0;) order[placed++] = plan.axes[runs.in[k]];
+    for (std::size_t k = runs.out_length; k-- > 0;) order[placed++] = plan.axes[runs.out[k]];
     plan.axes = order;
     p.shape = inner_shape::transpose;
-    p.in_run = in_length;
-    p.out_run = out_length;
+    p.in_run = runs.in_length;
+    p.out_run = runs.out_length;
+}
+
+/// Where the input's run is shorter than a line, the outer axis that reads the input nearest in
+/// sequence (under a line on) goes just outside the block, so that the next blocks read the rest
+/// of the lines this one fetched while they are still in the cache; in output order it would come
+/// round again only after the axes between had.
+inline void lead_nearest_input(prepared_plan& p, std::ptrdiff_t in_span) noexcept {
+    copy_plan& plan = p.plan;
+    const std::size_t outer = p.plan.rank - p.in_run - p.out_run;
     const auto w = static_cast<std::ptrdiff_t>(plan.width);
-    if (outer >= 2 && in_elements * w < prefetch_line) {
-        std::size_t best = outer;
-        for (std::size_t a = 0; a < outer; ++a) {
-            const axis_plan& k = plan.axes[a];
-            const std::ptrdiff_t bytes = magnitude(k.pieces[0].step) * w;
-            if (k.single_affine() && bytes > 0 && bytes < prefetch_line &&
-                (best == outer || bytes < magnitude(plan.axes[best].pieces[0].step) * w))
-                best = a;
-        }
-        if (best < outer) move_beside_inner(plan, best, outer);
+    if (outer < 2 || in_span * w >= prefetch_line) return;
+    std::size_t best = outer;
+    for (std::size_t a = 0; a < outer; ++a) {
+        const axis_plan& k = plan.axes[a];
+        const std::ptrdiff_t bytes = magnitude(k.pieces[0].step) * w;
+        if (k.single_affine() && bytes > 0 && bytes < prefetch_line &&
+            (best == outer || bytes < magnitude(plan.axes[best].pieces[0].step) * w))
+            best = a;
     }
+    if (best < outer) move_beside_inner(plan, best, outer);
+}
+
+/// The bytes from the input origin to the end of the last element a plan reads.
+inline std::ptrdiff_t input_reach(const copy_plan& plan) noexcept {
     std::ptrdiff_t high = 0;
     for (std::size_t b = 0; b < plan.rank; ++b) {
         const auto [first, last_offset] = input_range(plan.axes[b]);
         high += last_offset > first ? last_offset : first;
     }
-    p.in_reach = (high + 1) * w;
+    return (high + 1) * static_cast<std::ptrdiff_t>(plan.width);
+}
+
+/// Step 4c: a transposing copy (find_transpose_runs()). Its two runs go innermost and the
+/// transpose kernel moves them as one 2-D block: in vector tiles read along the input's run and
+/// written along the output's, through a stage that the caches hold, so that both sides move
+/// whole lines and vectors (the walk below moves one element at a time and reads a line per
+/// element). Any element width. The axes outside stay in output order but for the input's
+/// nearest (lead_nearest_input()).
+inline void choose_transpose(prepared_plan& p) noexcept {
+    transpose_runs runs;
+    if (p.shape != inner_shape::rows || !find_transpose_runs(p.plan, runs)) return;
+    place_runs_innermost(p, runs);
+    lead_nearest_input(p, runs.in_span);
+    p.in_reach = input_reach(p.plan);
 }
 
 /// Step 5: the walk around a row whose elements lie a line or more apart in the input (a copy
