@@ -553,7 +553,7 @@ TEST_CASE("transposes of ranks 2 to 6: random permutations, odd and tiny extents
     std::mt19937 rng(35);
     std::mt19937 cuts(36);
     const std::uint32_t extents[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 70};
-    std::size_t blocks = 0, deep = 0;
+    std::size_t blocks = 0, input_runs = 0, output_runs = 0;
     for (data_type type : width_types)
         for (std::size_t rank = 2; rank <= 6; ++rank)
             for (int draw = 0; draw < 12; ++draw) {
@@ -576,18 +576,73 @@ TEST_CASE("transposes of ranks 2 to 6: random permutations, odd and tiny extents
                 std::vector<std::ptrdiff_t> tables;
                 const detail::prepared_plan p = prepared(d, tables);
                 blocks += p.shape == inner_shape::transpose ? 1 : 0;
-                deep += p.deep ? 1 : 0;
+                input_runs += p.shape == inner_shape::transpose && p.in_run > 1 ? 1 : 0;
+                output_runs += p.shape == inner_shape::transpose && p.out_run > 1 ? 1 : 0;
                 matches_naive_whole_threaded_and_cut(d, cuts, 4);
+                matches_naive_streamed(d, false);
             }
     CHECK(blocks > 100);
-    CHECK(deep > 10);
+    // runs of several axes on each side: packed axes, and padded ones with holes in the input's
+    CHECK(input_runs > 20);
+    CHECK(output_runs > 20);
+}
+
+TEST_CASE("blocked transposes: long runs in stage rows and chunks, holes, lines streamed at every phase", "[engine]") {
+    // A transpose {a, c, b} (c = 1: 2-D) from an input whose a, b, c lie in sequence, with
+    // pitches in_pad wider (holes in the input's run), into an output packed or with pitches
+    // out_pad wider: b and c form the output's run, with holes between c's rows, and the output's
+    // runs start at every phase of a line. Runs longer than a block's stage row (several chunks
+    // of the output's run) and than a block's chunk of the input's run, and shorter than a tile.
+    // Streamed (whole lines with streaming stores, the others through the cache, each line
+    // written once) and not; whole, cut into parts and on threads.
+    std::mt19937 cuts(38);
+    for (data_type type : width_types) {
+        const std::size_t w = element_size(type);
+        std::size_t several_b = 0, several_a = 0, holes = 0;
+        for (std::uint32_t a : {3u, 17u, 70u, 130u})
+            for (std::uint32_t b : {5u, 67u, 700u, 1100u})
+                for (std::uint32_t c : {1u, 3u})
+                for (std::uint32_t in_pad : {0u, 3u})
+                    for (std::uint32_t out_pad : {0u, 5u}) {
+                        CAPTURE(to_string(type), a, b, c, in_pad, out_pad);
+                        const std::vector<std::uint32_t> sizes{a, c, b};
+                        const slice1_desc d = transpose_desc(type, sizes, {0, 2, 1}, in_pad, out_pad, {1, 1, 1});
+                        std::vector<std::ptrdiff_t> tables;
+                        const detail::prepared_plan p = prepared(d, tables);
+                        // rows of 2 to 4 elements from rows apart (or the inverse) may be interleaves instead
+                        REQUIRE((p.shape == inner_shape::transpose || a <= 4 || b <= 4));
+                        std::ptrdiff_t pitch = 0, chunk = 0, length_a = 0, length_b = 0;
+                        bool b_holes = false;
+                        auto take = [&](const auto& s) {
+                            pitch = s.pitch;
+                            chunk = s.chunk;
+                            length_a = s.length_a;
+                            length_b = s.length_b;
+                            b_holes = s.b_holes;
+                        };
+                        if (w == 1) take(detail::row_kernels<1>::transpose::shape_of(p));
+                        if (w == 2) take(detail::row_kernels<2>::transpose::shape_of(p));
+                        if (w == 4) take(detail::row_kernels<4>::transpose::shape_of(p));
+                        if (w == 8) take(detail::row_kernels<8>::transpose::shape_of(p));
+                        several_b += length_b > pitch ? 1 : 0;
+                        several_a += length_a > chunk ? 1 : 0;
+                        holes += b_holes ? 1 : 0;
+                        matches_naive_whole_threaded_and_cut(d, cuts, 2);
+                        matches_naive_streamed(d, false);
+                    }
+        CAPTURE(to_string(type));
+        CHECK(several_b > 0);
+        CHECK(several_a > 0);
+        CHECK(holes > 0);
+    }
 }
 
 TEST_CASE("transposes whose input rows are shorter than a tile read vectors only inside the input", "[engine]") {
     // The fastest input axis of 1 to 15 elements: partial tiles load whole vectors from each
     // row's start, which for the last rows of a packed input would run past its end: those
-    // tiles go element by element. The axis outside the pair reads the rest of the rows' lines
-    // and moves inside the kernel (deep). Every width, both signs of the rows' step.
+    // rows load only their elements. The batch, which reads the input next, an element of pitch
+    // after the rows, joins one of the runs with holes between. Every width, both signs of the
+    // rows' step.
     std::mt19937 cuts(37);
     for (data_type type : width_types)
         for (std::uint32_t a : {1u, 2u, 3u, 5u, 7u, 15u})
@@ -606,7 +661,8 @@ TEST_CASE("transposes whose input rows are shorter than a tile read vectors only
                     const detail::prepared_plan p = prepared(near, tables);
                     if (a > 1 && b > 4) { // rows of 2 to 4 elements from a rows apart: an interleave
                         REQUIRE(p.shape == inner_shape::transpose);
-                        CHECK(p.deep == ((a + 1) * element_size(type) < 64));
+                        CHECK(p.in_run + p.out_run == 3); // the batch joins a run, with holes
+                        matches_naive_streamed(near, false);
                     }
                 }
 }

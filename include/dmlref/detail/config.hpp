@@ -25,12 +25,20 @@
 #if DMLREF_EXTENSIONS
 #define DMLREF_PREFETCH(address) __builtin_prefetch(address)
 #define DMLREF_NOINLINE __attribute__((noinline))
+// Loops over a vector tile's rows, unrolled whole: at -O2 GCC leaves a 16-row tile's loops rolled
+// and keeps its vectors in memory (a 16 x 16 byte tile ran at half the speed).
+#if defined(__clang__)
+#define DMLREF_UNROLL _Pragma("unroll")
+#else
+#define DMLREF_UNROLL _Pragma("GCC unroll 16")
+#endif
 // Error paths: the functions that build messages are optimised for size and their callers' paths
 // to them predicted not taken (the compile probe: 17.37 to 16.88 billion compiler instructions).
 #define DMLREF_COLD __attribute__((cold))
 #else
 #define DMLREF_PREFETCH(address) static_cast<void>(address)
 #define DMLREF_NOINLINE
+#define DMLREF_UNROLL
 #define DMLREF_COLD
 #endif
 

@@ -17,7 +17,7 @@ enum class inner_shape : std::uint8_t {
     rows,         ///< the innermost axis, piece by piece
     interleave,   ///< the two innermost axes: B input rows zipped into one output row
     deinterleave, ///< the two innermost axes: one input row dealt into B output rows
-    transpose,    ///< the two innermost axes: a 2-D block read along one and written along the other
+    transpose,    ///< the innermost axes: a run contiguous in the input by a run contiguous in the output, in blocks
 };
 
 /// A plan made ready to run: simplified, its loops ordered, its inner kernel chosen.
@@ -34,12 +34,13 @@ struct prepared_plan {
     /// Software prefetch of the input row `ahead` rows on (0: none): its `span` bytes from
     /// `first` bytes off the row's input pointer.
     std::ptrdiff_t ahead = 0, first = 0, span = 0;
+    /// Transposes: the kernel walks the innermost in_run + out_run axes. Axes [rank - out_run, rank)
+    /// lie in sequence in the output (outermost first; the last has output stride 1), axes
+    /// [rank - out_run - in_run, rank - out_run) in sequence in the input (the last has step 1).
+    std::size_t in_run = 0, out_run = 0;
     /// Transposes: the bytes from the input origin to the end of the last element the plan reads
-    /// (the kernel's vectors may read past a row's elements, never past this).
+    /// (the kernel's vectors may read past a run's elements, never past this).
     std::ptrdiff_t in_reach = 0;
-    /// Transposes: the axis outside the pair (rank - 3) is walked by the kernel too, inside its
-    /// chunks (the block's input rows are shorter than a line, and that axis reads the rest of them).
-    bool deep = false;
 };
 
 /// Outputs of at least this many bytes are written with streaming stores where the target has them.
@@ -68,13 +69,6 @@ inline constexpr std::ptrdiff_t far_apart = std::ptrdiff_t{512} << 10;
 /// Space to depth walked row by row reads its input in B passes; it does so a tile of about this
 /// many input bytes at a time, so that a tile's later passes find it in the cache (see prepare()).
 inline constexpr std::ptrdiff_t pass_tile = std::ptrdiff_t{1} << 20;
-
-/// A transpose's passes over a chunk of its block read the input rows of the chunk again: they
-/// span about this many bytes, so that they stay in a core's cache (its L2) from pass to pass.
-inline constexpr std::ptrdiff_t transpose_chunk = std::ptrdiff_t{256} << 10;
-
-/// A transpose whose input rows lie this many bytes apart or more fetches them ahead itself.
-inline constexpr std::ptrdiff_t transpose_fetch_apart = 1024;
 
 /// A divisor of `extent` in [target / 2, target] (target >= 1), or 0 when none is (found within a
 /// bounded search, so that planning stays cheap).
@@ -241,66 +235,186 @@ inline void choose_deinterleave(prepared_plan& p) noexcept {
     }
 }
 
-/// For a transpose whose block reads rows of the input shorter than a line: the outer axis that
-/// reads the input nearest in sequence (the least |step| under a line, single affine) becomes the
-/// lead axis, just outside the block, so that the next blocks read the rest of the lines this one
-/// fetched while they are still in the cache. In output order it would come round again only
-/// after the axes between had.
-inline void lead_nearest_input(copy_plan& plan) noexcept {
-    if (plan.rank < 4) return; // one outer axis at most: it is already the lead
-    const std::size_t pair = plan.rank - 2; // the block's input-row axis
+/// A transpose's runs grow until they span this many bytes: the axes past them are better walked
+/// outside the block, or in the other run, where they may lie near in their tensor.
+inline constexpr std::ptrdiff_t transpose_run = 4096;
+
+/// A transpose's output run takes axes past holes only while its rows (the segments between the
+/// holes) are shorter than this many bytes: it then writes them through the cache, whose lines
+/// they share with the holes, and longer rows stream their whole lines instead (extend_output_run()).
+inline constexpr std::ptrdiff_t short_output_rows = 256;
+
+/// Appends to `chain` the axes that continue it in the output: the axis of least output stride
+/// not below the span of the chain so far (from its first element to its last, inclusive). Where
+/// the chain's first axis is short, also past a gap under a line: padded pitches then leave
+/// holes in the run, which the kernel never writes. Single-affine axes not yet `taken` only, until
+/// the run spans transpose_run bytes.
+inline void extend_output_run(const copy_plan& plan, std::array<std::size_t, max_plan_rank>& chain, std::size_t& length,
+                              std::array<bool, max_plan_rank>& taken) noexcept {
     const auto w = static_cast<std::ptrdiff_t>(plan.width);
-    if (plan.axes[pair].extent * w >= prefetch_line) return;
-    std::size_t best = pair;
-    for (std::size_t a = 0; a < pair; ++a) {
+    std::ptrdiff_t span = plan.axes[chain[0]].extent;
+    const std::ptrdiff_t gap = span * w < short_output_rows ? prefetch_line : 1; // in bytes: under it
+    while (span * w < transpose_run) {
+        std::size_t best = plan.rank;
+        for (std::size_t a = 0; a < plan.rank; ++a) {
+            const axis_plan& k = plan.axes[a];
+            if (!taken[a] && k.single_affine() && k.out_stride >= span && (best == plan.rank || k.out_stride < plan.axes[best].out_stride))
+                best = a;
+        }
+        if (best == plan.rank || (plan.axes[best].out_stride - span) * w >= gap) return;
+        chain[length++] = best;
+        taken[best] = true;
+        span += (plan.axes[best].extent - 1) * plan.axes[best].out_stride;
+    }
+}
+
+/// An input run shorter than this many bytes lets a short output run widen (widen_short_output_run()).
+inline constexpr std::ptrdiff_t short_input_run = 1024;
+
+/// Appends to a short output run (its elements under short_output_rows bytes) the axes nearest in
+/// the output, whatever the gaps, until it is not: the holes cost nothing (the stage holds
+/// elements, and no byte of a hole is written), and a block of a few dozen elements cost more to
+/// set up than to move (a float64 transpose whose output rows are 2 elements in a pitch of 10, its
+/// input's run 40 elements: 65 to 22 ms, single runs on a loaded host). Where the input's run is
+/// long, it reads that many more input rows at a time, each a stream of its own, where a few long
+/// ones read faster (a float64 one of output rows of 3 and an input run of 1410: 12 to 25 ms):
+/// the caller widens only beside input runs under short_input_run bytes.
+inline void widen_short_output_run(const copy_plan& plan, std::array<std::size_t, max_plan_rank>& chain,
+                                   std::size_t& length, std::array<bool, max_plan_rank>& taken) noexcept {
+    const auto w = static_cast<std::ptrdiff_t>(plan.width);
+    std::ptrdiff_t elements = 1;
+    for (std::size_t k = 0; k < length; ++k) elements *= plan.axes[chain[k]].extent;
+    while (elements * w < short_output_rows) {
+        std::size_t best = plan.rank;
+        for (std::size_t a = 0; a < plan.rank; ++a) {
+            const axis_plan& k = plan.axes[a];
+            if (!taken[a] && k.single_affine() && k.out_stride > 0 &&
+                (best == plan.rank || k.out_stride < plan.axes[best].out_stride))
+                best = a;
+        }
+        if (best == plan.rank) return;
+        chain[length++] = best;
+        taken[best] = true;
+        elements *= plan.axes[best].extent;
+    }
+}
+
+/// Appends to `chain` the axes that continue it in the input: the axis of least step not below
+/// the span the chain reads (its elements from the first to the last, inclusive), while the gap
+/// it leaves is under a line: a pitch wider than the rows (padded layouts) leaves holes in the
+/// run, which the kernel's tiles read as the input's lines hold them and never write out. Each
+/// axis's coordinates then lie in sequence in the input between the holes. Until the run spans
+/// transpose_run bytes; returns the span.
+inline std::ptrdiff_t extend_input_run(const copy_plan& plan, std::array<std::size_t, max_plan_rank>& chain,
+                                       std::size_t& length, std::array<bool, max_plan_rank>& taken) noexcept {
+    const auto w = static_cast<std::ptrdiff_t>(plan.width);
+    std::ptrdiff_t span = plan.axes[chain[0]].extent;
+    while (span * w < transpose_run) {
+        std::size_t best = plan.rank;
+        for (std::size_t a = 0; a < plan.rank; ++a) {
+            const axis_plan& k = plan.axes[a];
+            if (!taken[a] && k.single_affine() && k.pieces[0].step >= span &&
+                (best == plan.rank || k.pieces[0].step < plan.axes[best].pieces[0].step))
+                best = a;
+        }
+        if (best == plan.rank || (plan.axes[best].pieces[0].step - span) * w >= prefetch_line) return span;
+        chain[length++] = best;
+        taken[best] = true;
+        span += (plan.axes[best].extent - 1) * plan.axes[best].pieces[0].step;
+    }
+    return span;
+}
+
+/// The two runs of a transpose (choose_transpose()): plan axes, innermost first.
+struct transpose_runs {
+    std::array<std::size_t, max_plan_rank> out{}, in{};
+    std::size_t out_length = 0, in_length = 0;
+    std::array<bool, max_plan_rank> taken{};
+    std::ptrdiff_t in_span = 0; ///< positions of the input's run, holes included
+};
+
+/// The runs of a transposing copy, or false where the plan is none: its output row (the innermost
+/// axis, output stride 1) reads the input elements apart (|step| > 1), and another axis reads it in
+/// sequence (step 1). Each run starts from its axis and grows as extend_output_run() and
+/// extend_input_run() say, the output's run first; a short output run beside a short input run
+/// then widens (widen_short_output_run()).
+inline bool find_transpose_runs(const copy_plan& plan, transpose_runs& runs) noexcept {
+    if (plan.rank < 2) return false;
+    const std::size_t last = plan.rank - 1;
+    const axis_plan& inner = plan.axes[last];
+    if (!inner.single_affine() || inner.out_stride != 1 || magnitude(inner.pieces[0].step) < 2) return false;
+    std::size_t first_in = last;
+    for (std::size_t a = 0; a < last && first_in == last; ++a)
+        if (plan.axes[a].single_affine() && plan.axes[a].pieces[0].step == 1) first_in = a;
+    if (first_in == last) return false;
+    runs.out[runs.out_length++] = last;
+    runs.in[runs.in_length++] = first_in;
+    runs.taken[last] = runs.taken[first_in] = true;
+    extend_output_run(plan, runs.out, runs.out_length, runs.taken);
+    runs.in_span = extend_input_run(plan, runs.in, runs.in_length, runs.taken);
+    if (runs.in_span * static_cast<std::ptrdiff_t>(plan.width) < short_input_run)
+        widen_short_output_run(plan, runs.out, runs.out_length, runs.taken);
+    return true;
+}
+
+/// The axes outside the runs in output order, then the input's run and the output's run, each
+/// outermost first.
+inline void place_runs_innermost(prepared_plan& p, const transpose_runs& runs) noexcept {
+    copy_plan& plan = p.plan;
+    std::array<axis_plan, max_plan_rank> order{};
+    std::size_t placed = 0;
+    for (std::size_t a = 0; a < plan.rank; ++a)
+        if (!runs.taken[a]) order[placed++] = plan.axes[a];
+    for (std::size_t k = runs.in_length; k-- > 0;) order[placed++] = plan.axes[runs.in[k]];
+    for (std::size_t k = runs.out_length; k-- > 0;) order[placed++] = plan.axes[runs.out[k]];
+    plan.axes = order;
+    p.shape = inner_shape::transpose;
+    p.in_run = runs.in_length;
+    p.out_run = runs.out_length;
+}
+
+/// Where the input's run is shorter than a line, the outer axis that reads the input nearest in
+/// sequence (under a line on) goes just outside the block, so that the next blocks read the rest
+/// of the lines this one fetched while they are still in the cache; in output order it would come
+/// round again only after the axes between had.
+inline void lead_nearest_input(prepared_plan& p, std::ptrdiff_t in_span) noexcept {
+    copy_plan& plan = p.plan;
+    const std::size_t outer = p.plan.rank - p.in_run - p.out_run;
+    const auto w = static_cast<std::ptrdiff_t>(plan.width);
+    if (outer < 2 || in_span * w >= prefetch_line) return;
+    std::size_t best = outer;
+    for (std::size_t a = 0; a < outer; ++a) {
         const axis_plan& k = plan.axes[a];
         const std::ptrdiff_t bytes = magnitude(k.pieces[0].step) * w;
         if (k.single_affine() && bytes > 0 && bytes < prefetch_line &&
-            (best == pair || bytes < magnitude(plan.axes[best].pieces[0].step) * w))
+            (best == outer || bytes < magnitude(plan.axes[best].pieces[0].step) * w))
             best = a;
     }
-    if (best == pair || best + 1 == pair) return;
-    const axis_plan moved = plan.axes[best];
-    for (std::size_t b = best; b + 1 < pair; ++b) plan.axes[b] = plan.axes[b + 1];
-    plan.axes[pair - 1] = moved;
+    if (best < outer) move_beside_inner(plan, best, outer);
 }
 
-/// Step 4c: a transposing copy: the output's row reads the input elements apart (|step| > 1),
-/// and another axis reads it in sequence (step 1). Both go innermost, and the transpose kernel
-/// moves 2-D blocks of them, read as rows of the input and written as rows of the output, a line
-/// of each side at a time, in vector tiles: both sides move whole lines and vectors, where the
-/// walk below moves one element at a time and reads a line per element. Any element width.
-/// Where the input's rows in the block are shorter than a line, the outer axis that reads the
-/// input nearest in sequence goes just outside the block (see lead_nearest_input()).
-inline void choose_transpose(prepared_plan& p) noexcept {
-    copy_plan& plan = p.plan;
-    if (p.shape != inner_shape::rows || plan.rank < 2) return;
-    const std::size_t last = plan.rank - 1;
-    const axis_plan& inner = plan.axes[last];
-    if (!inner.single_affine() || inner.out_stride != 1) return;
-    const std::ptrdiff_t step = magnitude(inner.pieces[0].step);
-    for (std::size_t a = last; step > 1 && a-- > 0;) {
-        const axis_plan& k = plan.axes[a];
-        if (k.single_affine() && k.pieces[0].step == 1) {
-            move_beside_inner(plan, a, last);
-            p.shape = inner_shape::transpose;
-            lead_nearest_input(plan);
-            const auto w = static_cast<std::ptrdiff_t>(plan.width);
-            if (plan.rank >= 3) {
-                const axis_plan& lead = plan.axes[plan.rank - 3];
-                const std::ptrdiff_t lead_bytes = magnitude(lead.pieces[0].step) * w;
-                p.deep = plan.axes[plan.rank - 2].extent * w < prefetch_line && lead.single_affine() && lead_bytes > 0 &&
-                         lead_bytes < prefetch_line;
-            }
-            std::ptrdiff_t high = 0;
-            for (std::size_t b = 0; b < plan.rank; ++b) {
-                const auto [first, last_offset] = input_range(plan.axes[b]);
-                high += last_offset > first ? last_offset : first;
-            }
-            p.in_reach = (high + 1) * static_cast<std::ptrdiff_t>(plan.width);
-            return;
-        }
+/// The bytes from the input origin to the end of the last element a plan reads.
+inline std::ptrdiff_t input_reach(const copy_plan& plan) noexcept {
+    std::ptrdiff_t high = 0;
+    for (std::size_t b = 0; b < plan.rank; ++b) {
+        const auto [first, last_offset] = input_range(plan.axes[b]);
+        high += last_offset > first ? last_offset : first;
     }
+    return (high + 1) * static_cast<std::ptrdiff_t>(plan.width);
+}
+
+/// Step 4c: a transposing copy (find_transpose_runs()). Its two runs go innermost and the
+/// transpose kernel moves them as one 2-D block: in vector tiles read along the input's run and
+/// written along the output's, through a stage that the caches hold, so that both sides move
+/// whole lines and vectors (the walk below moves one element at a time and reads a line per
+/// element). Any element width. The axes outside stay in output order but for the input's
+/// nearest (lead_nearest_input()).
+inline void choose_transpose(prepared_plan& p) noexcept {
+    transpose_runs runs;
+    if (p.shape != inner_shape::rows || !find_transpose_runs(p.plan, runs)) return;
+    place_runs_innermost(p, runs);
+    lead_nearest_input(p, runs.in_span);
+    p.in_reach = input_reach(p.plan);
 }
 
 /// Step 5: the walk around a row whose elements lie a line or more apart in the input (a copy
@@ -388,7 +502,9 @@ inline void move_dense_axes_inside(prepared_plan& p) noexcept {
 /// on, see run_stream_threshold).
 inline void count_rows_and_bytes(prepared_plan& p) noexcept {
     const copy_plan& plan = p.plan;
-    p.outer_rank = p.shape == inner_shape::rows ? plan.rank - 1 : plan.rank - (p.deep ? 3 : 2);
+    p.outer_rank = p.shape == inner_shape::rows        ? plan.rank - 1
+                   : p.shape == inner_shape::transpose ? plan.rank - p.in_run - p.out_run
+                                                       : plan.rank - 2;
     p.bytes = plan.width;
     for (std::size_t a = 0; a < plan.rank; ++a) {
         p.bytes *= static_cast<std::size_t>(plan.axes[a].extent);

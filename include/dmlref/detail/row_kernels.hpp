@@ -371,128 +371,381 @@ struct mover {
     /// Elements per side of a transposed tile: a 16-byte vector's lanes.
     static constexpr std::ptrdiff_t tile = 16 / w;
 
+    /// Elements per cache line.
+    static constexpr std::ptrdiff_t line = 64 / w;
+
+    /// The shape of a transposing block (prepare(): choose_transpose()): a run of `length_a`
+    /// input elements in sequence, over `na` axes, by a run of `length_b` output elements in
+    /// sequence, over `nb` axes. Element (i, j) of the two moves from in + i * w + in_offset(j) to
+    /// out + out_offset(i) + j * w, where out_offset(i) and in_offset(j) are the element's offsets
+    /// (bytes) along the other tensor's axes: axis k of a run (innermost first) has `extent`
+    /// coordinates `stride` bytes apart in the other tensor. Either run may have holes (padded
+    /// pitches), under a line each. The input's run is indexed by position: its axis k steps
+    /// `a_step[k]` elements, at least the span of the axes inside it, and the positions i between
+    /// are no element (out_offset(i) is `hole`); its tiles read the holes as the lines hold them.
+    /// The output's run is indexed by element: element j lies at position pos(j), its axis k
+    /// `b_out[k]` elements on, and the holes between are never written.
+    struct block_shape {
+        std::size_t na = 0, nb = 0;
+        std::array<std::ptrdiff_t, max_plan_rank> a_extent{}, a_out{}, a_step{}; ///< the input's run: output strides
+        std::array<std::ptrdiff_t, max_plan_rank> b_extent{}, b_in{}, b_out{};  ///< the output's run: input steps
+        std::ptrdiff_t length_a = 1; ///< positions of the input's run (its span)
+        std::ptrdiff_t length_b = 1; ///< elements of the output's run
+        bool b_holes = false;        ///< the output's run has holes: pos(j) is not j
+        std::ptrdiff_t chunk = 1; ///< elements of the input's run a block takes (block_sizes())
+        std::ptrdiff_t pitch = 1; ///< elements of the output's run a stage row holds
+        const std::byte* in_end = nullptr; ///< the end of the input the plan reads
+        bool stream = false;                ///< whole output lines with streaming stores
+    };
+
+    /// The offsets of elements [first, first + count) of a run over `axes` axes (innermost first):
+    /// `table[k]` for element first + k, the strides' sum at its coordinates.
+    static void run_offsets(std::ptrdiff_t* table, std::ptrdiff_t first, std::ptrdiff_t count, std::size_t axes,
+                            const std::ptrdiff_t* extent, const std::ptrdiff_t* stride) noexcept {
+        std::array<std::ptrdiff_t, max_plan_rank> coord{};
+        std::ptrdiff_t offset = 0, rest = first;
+        for (std::size_t k = 0; k < axes; ++k) {
+            coord[k] = rest % extent[k];
+            rest /= extent[k];
+            offset += coord[k] * stride[k];
+        }
+        for (std::ptrdiff_t t = 0; t < count;) {
+            // the rest of the innermost axis's coordinates in one loop
+            const std::ptrdiff_t along = extent[0] - coord[0] < count - t ? extent[0] - coord[0] : count - t;
+            for (std::ptrdiff_t k = 0; k < along; ++k) table[t + k] = offset + k * stride[0];
+            t += along;
+            coord[0] += along;
+            offset += along * stride[0];
+            if (coord[0] < extent[0]) break; // count reached
+            offset -= extent[0] * stride[0];
+            coord[0] = 0;
+            for (std::size_t k = 1; k < axes; ++k) {
+                if (++coord[k] < extent[k]) {
+                    offset += stride[k];
+                    break;
+                }
+                offset -= (extent[k] - 1) * stride[k];
+                coord[k] = 0;
+            }
+        }
+    }
+
+    /// out_offset(i) of a position of the input's run that holds no element.
+    static constexpr std::ptrdiff_t hole = PTRDIFF_MIN;
+
+    /// table[k]: out_offset(first + k) for positions [first, first + count) of the input's run,
+    /// `hole` for its holes. Each position's coordinates by division, from the outermost axis in:
+    /// a coordinate past its axis's extent is a hole.
+    static void input_run_offsets(std::ptrdiff_t* table, std::ptrdiff_t first, std::ptrdiff_t count,
+                                  const block_shape& s) noexcept {
+        if (s.na == 1) {
+            for (std::ptrdiff_t k = 0; k < count; ++k) table[k] = (first + k) * s.a_out[0];
+            return;
+        }
+        for (std::ptrdiff_t k = 0; k < count;) {
+            // The positions from here to the next where a coordinate of an outer axis changes (the
+            // end of a cell of the axis outside it: a hole after an axis's last coordinate ends
+            // with its parent's cell, not with a cell of its own) share their outer coordinates.
+            std::ptrdiff_t rest = first + k, offset = 0, along = count - k;
+            bool inside = true;
+            for (std::size_t axis = s.na; axis-- > 1;) {
+                if (axis + 1 < s.na && s.a_step[axis + 1] - rest < along) along = s.a_step[axis + 1] - rest;
+                const std::ptrdiff_t c = rest / s.a_step[axis];
+                rest -= c * s.a_step[axis];
+                inside = inside && c < s.a_extent[axis];
+                offset += c * s.a_out[axis];
+            }
+            // the positions of the innermost axis from here on: its elements, then its holes
+            along = s.a_step[1] - rest < along ? s.a_step[1] - rest : along;
+            for (std::ptrdiff_t t = 0; t < along; ++t, ++rest)
+                table[k + t] = inside && rest < s.a_extent[0] ? offset + rest * s.a_out[0] : hole;
+            k += along;
+        }
+    }
+
+    /// A block's stage holds its tiles: a row per element of its chunk of the input's run, each
+    /// `pitch` elements of the output's run. Its size (16 KiB) leaves a core's nearest cache
+    /// (32-48 KiB) room for the input lines the block reads.
+    static constexpr std::ptrdiff_t stage_bytes = 16384;
+    /// A block takes up to a line of each input row: input rows far apart are each read a line
+    /// at a time (32 bytes a block measured 1.3 times the time, 16 bytes 1.9 times, 1-byte
+    /// elements from rows 100 KB apart).
+    static constexpr std::ptrdiff_t max_chunk = line;
+    /// The longest stage row: the stage's bytes over a tile's row of 16 bytes.
+    static constexpr std::ptrdiff_t max_pitch = stage_bytes / 16;
+
+    /// The chunk of the input's run and the stage rows of a shape's blocks: the stage's bytes
+    /// spread over the chunk's rows (whole tiles of them), in whole lines. Streaming, a block
+    /// computes a line's elements more than it writes (flush()), so long rows waste less.
+    static void block_sizes(block_shape& s) noexcept {
+        s.chunk = s.length_a < max_chunk ? s.length_a : max_chunk;
+        const std::ptrdiff_t rows = (s.chunk + tile - 1) / tile * tile;
+        const std::ptrdiff_t pitch = stage_bytes / (rows * w);
+        s.pitch = pitch - pitch % line;
+    }
+
+    /// Tile (i0, j0) of the stage: elements [i0, i0 + tile) of the input's run from the `tile`
+    /// input rows at `from` + rows[k], to stage rows i0... at column j0, rows `pitch` bytes
+    /// apart. `valid` counts the elements left in the input's run from i0: under a tile, a row
+    /// whose vector would pass `in_end` loads only those (the lanes past them land in stage rows
+    /// nobody writes out).
+    static void stage_tile(std::byte* to, std::ptrdiff_t pitch, const std::byte* from, const std::ptrdiff_t* rows,
+                           std::ptrdiff_t valid, const std::byte* in_end) noexcept {
 #if DMLREF_VECTOR_KERNELS
-    /// A tile of `tile` x `tile` elements: `tile` input rows `in_step` bytes apart, each of `tile`
-    /// contiguous elements, become `tile` output rows `out_step` bytes apart. Each round zips rows
-    /// r and r + tile / 2 (unpack low and high): the (row, lane) index bits of an element rotate
-    /// by one, so log2(tile) rounds transpose. With Part, a tile at an edge: `loads` input rows
-    /// (under `tile`: the last is loaded again for the rest) and `stores` output rows, each of
-    /// `loads` elements; the caller makes sure that `tile` elements from each row's start lie
-    /// inside the input (they may lie past the elements it names).
-    template <bool Part = false>
-    static void transpose_tile(std::byte* out, std::ptrdiff_t out_step, const std::byte* in, std::ptrdiff_t in_step,
-                               std::ptrdiff_t stores = tile, std::ptrdiff_t loads = tile) noexcept {
         constexpr std::size_t n = static_cast<std::size_t>(tile), half = n / 2;
         vec r[n], t[n];
+        DMLREF_UNROLL
         for (std::size_t i = 0; i < n; ++i) {
-            const auto row = static_cast<std::ptrdiff_t>(i);
-            r[i] = load_vec(in + (Part && row >= loads ? loads - 1 : row) * in_step);
+            const std::byte* p = from + rows[i];
+            if (valid >= tile || reinterpret_cast<std::uintptr_t>(p) + 16 <= reinterpret_cast<std::uintptr_t>(in_end)) {
+                r[i] = load_vec(p);
+            } else {
+                r[i] = vec{};
+                std::memcpy(&r[i], p, static_cast<std::size_t>(valid * w));
+            }
         }
+        // Each round zips rows r and r + tile / 2 (unpack low and high): the (row, lane) index
+        // bits of an element rotate by one, so log2(tile) rounds transpose.
+        DMLREF_UNROLL
         for (std::size_t round = 1; round < n; round *= 2) {
+            DMLREF_UNROLL
             for (std::size_t i = 0; i < half; ++i) {
                 t[2 * i] = zipped<0>(r[i], r[i + half], lane_indices{});
                 t[2 * i + 1] = zipped<half>(r[i], r[i + half], lane_indices{});
             }
+            DMLREF_UNROLL
             for (std::size_t i = 0; i < n; ++i) r[i] = t[i];
         }
-        for (std::size_t i = 0; i < n; ++i) {
-            const auto row = static_cast<std::ptrdiff_t>(i);
-            if (!Part) store_vec(out + row * out_step, r[i]);
-            else if (row < stores) std::memcpy(out + row * out_step, &r[i], static_cast<std::size_t>(loads * w));
+        DMLREF_UNROLL
+        for (std::size_t i = 0; i < n; ++i) store_vec(to + static_cast<std::ptrdiff_t>(i) * pitch, r[i]);
+#else
+        (void)in_end;
+        const std::ptrdiff_t count = valid < tile ? valid : tile;
+        for (std::ptrdiff_t j = 0; j < tile; ++j)
+            for (std::ptrdiff_t i = 0; i < count; ++i) store(to + i * pitch + j * w, load(from + rows[j] + i * w));
+#endif
+    }
+
+    /// Copies `bytes` bytes (whole elements): up to 128 with moves inline, each size class in
+    /// straight-line code that overlaps its first and last moves (16-byte ones where the vector
+    /// kernels are, else 8-byte ones, then 4, 2, 1), longer ones with memcpy. A transpose's stage
+    /// writes out many runs of a few dozen bytes, each of which a memcpy call costs as much as its
+    /// copy; and a copy loop would become one (GCC at -O3 turns it into a call to memmove).
+    static void copy_short(std::byte* out, const std::byte* in, std::ptrdiff_t bytes) noexcept {
+        if (bytes <= 0) return;
+        const auto n = static_cast<std::size_t>(bytes);
+#if DMLREF_VECTOR_KERNELS
+        if (n >= 16) {
+            if (n > 128) return static_cast<void>(std::memcpy(out, in, n));
+            const std::size_t half = n > 64 ? 64 : n > 32 ? 32 : 16; // the moves from each end cover n
+            const vec a0 = load_vec(in), z0 = load_vec(in + n - 16);
+            if (half == 16) {
+                store_vec(out, a0);
+                store_vec(out + n - 16, z0);
+                return;
+            }
+            const vec a1 = load_vec(in + 16), z1 = load_vec(in + n - 32);
+            if (half == 32) {
+                store_vec(out, a0);
+                store_vec(out + 16, a1);
+                store_vec(out + n - 32, z1);
+                store_vec(out + n - 16, z0);
+                return;
+            }
+            const vec a2 = load_vec(in + 32), a3 = load_vec(in + 48), z2 = load_vec(in + n - 48), z3 = load_vec(in + n - 64);
+            store_vec(out, a0);
+            store_vec(out + 16, a1);
+            store_vec(out + 32, a2);
+            store_vec(out + 48, a3);
+            store_vec(out + n - 64, z3);
+            store_vec(out + n - 48, z2);
+            store_vec(out + n - 32, z1);
+            store_vec(out + n - 16, z0);
+            return;
+        }
+#else
+        if (n > 16) return static_cast<void>(std::memcpy(out, in, n));
+#endif
+        if (n >= 8) {
+            std::uint64_t a, z;
+            std::memcpy(&a, in, 8);
+            std::memcpy(&z, in + n - 8, 8);
+            std::memcpy(out, &a, 8);
+            std::memcpy(out + n - 8, &z, 8);
+        } else if (n >= 4) {
+            std::uint32_t a, z;
+            std::memcpy(&a, in, 4);
+            std::memcpy(&z, in + n - 4, 4);
+            std::memcpy(out, &a, 4);
+            std::memcpy(out + n - 4, &z, 4);
+        } else if (n >= 2) {
+            std::uint16_t a, z;
+            std::memcpy(&a, in, 2);
+            std::memcpy(&z, in + n - 2, 2);
+            std::memcpy(out, &a, 2);
+            std::memcpy(out + n - 2, &z, 2);
+        } else if (n == 1) {
+            *out = *in;
         }
     }
-#endif
 
-    /// The shape of a transposing block (steps in bytes): out[k * lead_out + a * out_step + b * w]
-    /// = in[k * lead_in + a * w + b * in_step] for k < leads, a < rows, b < cols. a reads the
-    /// input in sequence and b writes the output in sequence; k is the axis outside them where
-    /// the input's rows along a are shorter than a line (prepare(): it reads the rest of their
-    /// lines), otherwise one.
-    struct block_shape {
-        std::ptrdiff_t out_step, in_step, rows, cols;
-        std::ptrdiff_t leads = 1, lead_out = 0, lead_in = 0;
-        const std::byte* in_end = nullptr; ///< the end of the input the plan reads
+    /// Writes stage rows [0, count) out: row r is elements [jb, jb + own) of the output's run that
+    /// starts at out + out_rows[r]. With `stream`, each run is cut at 64-byte lines instead: a block
+    /// writes the lines that start among its elements (the stage holds line - 1 more, up to the
+    /// run's end), whole, with streaming stores, and the run's partial first and last lines through
+    /// the cache. So every line is written once and whole, as streaming stores want, whatever the
+    /// runs' alignments, and no byte outside the runs is written.
+    static void flush(std::byte* out, const std::ptrdiff_t* out_rows, std::ptrdiff_t count, const std::byte* stage,
+                      std::ptrdiff_t pitch, std::ptrdiff_t jb, std::ptrdiff_t own, [[maybe_unused]] std::ptrdiff_t length_b,
+                      [[maybe_unused]] bool stream) noexcept {
+        for (std::ptrdiff_t r = 0; r < count; ++r) {
+            if (out_rows[r] == hole) continue;
+            const std::byte* from = stage + r * pitch;
+            std::byte* run = out + out_rows[r];
+#if DMLREF_STREAM_STORES
+            if (stream) {
+                const auto phase = [&](std::ptrdiff_t j) {
+                    return static_cast<std::ptrdiff_t>((reinterpret_cast<std::uintptr_t>(run) + static_cast<std::uintptr_t>(j * w)) % 64);
+                };
+                std::ptrdiff_t j = jb + (64 - phase(jb)) % 64 / w; // the first line that starts here
+                if (jb == 0) { // the run's first, partial line
+                    j = j < length_b ? j : length_b;
+                    copy_short(run, from, j * w);
+                }
+                for (; j < jb + own && j + line <= length_b; j += line) copy_line(run + j * w, from + (j - jb) * w, true);
+                if (j < jb + own && j < length_b) // the run's last, partial line
+                    copy_short(run + j * w, from + (j - jb) * w, (length_b - j) * w);
+                continue;
+            }
+#endif
+            copy_short(run + jb * w, from, own * w);
+        }
+    }
+
+    /// Elements of an output's run with holes at consecutive positions: from stage column
+    /// `column`, `count` of them, at `position` (elements from the run's start).
+    struct segment {
+        std::ptrdiff_t position;
+        std::int32_t column, count;
     };
 
-    /// Moves a transposing block. It moves in sub-blocks of a line (64 bytes) of each side, so
-    /// that every input line and output line a sub-block touches is moved whole while its 8 KiB at
-    /// most stay in the nearest cache. The sub-blocks go in passes: a pass writes a line's worth
-    /// of output rows (a) along a chunk of b, and the passes over a chunk (for every k) read the
-    /// same input lines, which the chunk keeps to about transpose_chunk bytes so that they stay
-    /// in the cache from pass to pass. So the output is written as 64 / w sequential streams at a
-    /// time (hardware prefetchers follow a few dozen; a stream per output row, all rows at a time,
-    /// measured 0.19x memcpy with 58 rows against 0.82x with 18) and the input is read once.
-    static void transpose(std::byte* out, const std::byte* in, const block_shape& s) noexcept {
-        constexpr std::ptrdiff_t block = 64 / w;
-        const std::ptrdiff_t row_bytes = s.in_step < 0 ? -s.in_step : s.in_step;
-        const std::ptrdiff_t lead_bytes = (s.leads - 1) * (s.lead_in < 0 ? -s.lead_in : s.lead_in);
-        // The input lines one b reads, over every a and k: at most its row's bytes.
-        std::ptrdiff_t span = lead_bytes + s.rows * w + prefetch_line;
-        span = span < row_bytes ? span : row_bytes;
-        std::ptrdiff_t chunk = s.cols;
-        if (s.rows > block || s.leads > 1) {
-            chunk = transpose_chunk / (span > prefetch_line ? span : prefetch_line);
-            chunk = chunk < block ? block : chunk - chunk % block;
-        }
-        for (std::ptrdiff_t c0 = 0; c0 < s.cols; c0 += chunk) {
-            const std::ptrdiff_t c1 = s.cols - c0 < chunk ? s.cols : c0 + chunk;
-            for (std::ptrdiff_t k = 0; k < s.leads; ++k)
-                transpose_chunk_of(out + k * s.lead_out, in + k * s.lead_in, s, c0, c1, k == 0);
+    /// flush() for an output's run with holes: stage column c holds element jb + c of the run,
+    /// whose segments `segments` lists. Through the cache, a segment at a time: the segments are
+    /// short (prepare(): extend_output_run()) and their lines shared with holes, which no
+    /// streaming store may write.
+    static void flush_segments(std::byte* out, const std::ptrdiff_t* out_rows, std::ptrdiff_t count, const std::byte* stage,
+                               std::ptrdiff_t pitch, const segment* segments, std::ptrdiff_t segment_count) noexcept {
+        for (std::ptrdiff_t r = 0; r < count; ++r) {
+            if (out_rows[r] == hole) continue;
+            const std::byte* from = stage + r * pitch;
+            std::byte* run = out + out_rows[r];
+            for (std::ptrdiff_t k = 0; k < segment_count; ++k)
+                copy_short(run + segments[k].position * w, from + segments[k].column * w, segments[k].count * w);
         }
     }
 
-    /// transpose() for b in [c0, c1) and one k. A sub-block is moved in tiles of `tile` x `tile`;
-    /// where an extent is no multiple of a tile, its last tile is placed to end at the extent's
-    /// end, overlapping the tile before it (the elements both cover are written twice, with the
-    /// same bits), so that tails take vectors too. Extents under a tile take tiles that load
-    /// whole vectors and store the elements named: a vector read past an input row stays below
-    /// the end of the input the plan reads, or the tile goes element by element. With `first`
-    /// (the chunk's first k), input rows far apart are fetched ahead.
-    static void transpose_chunk_of(std::byte* out, const std::byte* in, const block_shape& s, std::ptrdiff_t c0,
-                                   std::ptrdiff_t c1, bool first) noexcept {
-        constexpr std::ptrdiff_t block = 64 / w;
-        const std::ptrdiff_t out_step = s.out_step, in_step = s.in_step, rows = s.rows, cols = s.cols;
-        // Input rows far apart (pages apart, say) are each a stream of their own, which the
-        // hardware does not follow: the first pass over a chunk fetches the lines of the rows
-        // `block` rows on (and those of every k), while it moves these.
-        const std::ptrdiff_t row_bytes = in_step < 0 ? -in_step : in_step;
-        const bool fetch = first && row_bytes >= transpose_fetch_apart;
-        const std::ptrdiff_t fetch_span = (s.leads - 1) * (s.lead_in < 0 ? -s.lead_in : s.lead_in) + rows * w;
-        const std::ptrdiff_t fetch_from = s.lead_in < 0 ? (s.leads - 1) * s.lead_in : 0;
-        for (std::ptrdiff_t a0 = 0; a0 < rows; a0 += block) {
-            const std::ptrdiff_t a1 = rows - a0 < block ? rows : a0 + block;
-            for (std::ptrdiff_t b0 = c0; b0 < c1; b0 += block) {
-                const std::ptrdiff_t b1 = c1 - b0 < block ? c1 : b0 + block;
-                if (fetch && a0 == 0)
-                    for (std::ptrdiff_t b = b0 + block; b < b1 + block && b < cols; ++b)
-                        for (std::ptrdiff_t at = 0; at < fetch_span; at += prefetch_line)
-                            prefetch(in, b * in_step + fetch_from + at);
-#if DMLREF_VECTOR_KERNELS
-                for (std::ptrdiff_t at = a0; at < a1; at += tile) {
-                    const std::ptrdiff_t a = at + tile <= rows ? at : rows > tile ? rows - tile : 0;
-                    const std::ptrdiff_t na = rows - a < tile ? rows - a : tile;
-                    for (std::ptrdiff_t bt = b0; bt < b1; bt += tile) {
-                        const std::ptrdiff_t b = bt + tile <= cols ? bt : cols > tile ? cols - tile : 0;
-                        const std::ptrdiff_t nb = cols - b < tile ? cols - b : tile;
-                        std::byte* to = out + a * out_step + b * w;
-                        const std::byte* from = in + a * w + b * in_step;
-                        if (na == tile && nb == tile) {
-                            transpose_tile(to, out_step, from, in_step);
-                        } else if (na == tile || reinterpret_cast<std::uintptr_t>(from) +
-                                                             static_cast<std::uintptr_t>((in_step > 0 ? (nb - 1) * in_step : 0) + 16) <=
-                                                         reinterpret_cast<std::uintptr_t>(s.in_end)) {
-                            transpose_tile<true>(to, out_step, from, in_step, na, nb);
-                        } else {
-                            for (std::ptrdiff_t i = 0; i < na; ++i)
-                                for (std::ptrdiff_t j = 0; j < nb; ++j) store(to + i * out_step + j * w, load(from + i * w + j * in_step));
-                        }
+    /// The input offsets (bytes) of elements jb + c of the output's run for c up to a stage row's,
+    /// and whole tiles of them (the last repeated).
+    struct output_chunk {
+        std::ptrdiff_t in_rows[static_cast<std::size_t>(max_pitch + tile)];
+    };
+
+    static void chunk_of(output_chunk& t, const block_shape& s, std::ptrdiff_t jb) noexcept {
+        const std::ptrdiff_t count = s.length_b - jb < s.pitch ? s.length_b - jb : s.pitch;
+        run_offsets(t.in_rows, jb, count, s.nb, s.b_extent.data(), s.b_in.data());
+        for (std::ptrdiff_t k = count; k % tile != 0; ++k) t.in_rows[k] = t.in_rows[count - 1];
+    }
+
+    /// The segments of elements [jb, jb + count) of an output's run with holes, into `segments`;
+    /// returns how many: the rest of the innermost axis's coordinates from each.
+    static std::ptrdiff_t segments_of(segment* segments, const block_shape& s, std::ptrdiff_t jb, std::ptrdiff_t count) noexcept {
+        std::ptrdiff_t made = 0;
+        for (std::ptrdiff_t c = 0; c < count; ++made) {
+            std::ptrdiff_t at = 0;
+            run_offsets(&at, jb + c, 1, s.nb, s.b_extent.data(), s.b_out.data());
+            const std::ptrdiff_t left = s.b_extent[0] - (jb + c) % s.b_extent[0];
+            const std::ptrdiff_t n = left < count - c ? left : count - c;
+            segments[made] = {at, static_cast<std::int32_t>(c), static_cast<std::int32_t>(n)};
+            c += n;
+        }
+        return made;
+    }
+
+    /// The tables every block of a shape starts from, built once per plan: the first chunk of the
+    /// output's run and its segments, and the output offsets of the input's run's first chunk.
+    struct block_tables {
+        output_chunk first;
+        segment first_segments[static_cast<std::size_t>(max_pitch)];
+        std::ptrdiff_t first_segment_count = 0;
+        std::ptrdiff_t out_rows[static_cast<std::size_t>(max_chunk)];
+    };
+
+    static void first_tables(block_tables& t, const block_shape& s) noexcept {
+        chunk_of(t.first, s, 0);
+        if (s.b_holes) t.first_segment_count = segments_of(t.first_segments, s, 0, s.length_b < s.pitch ? s.length_b : s.pitch);
+        input_run_offsets(t.out_rows, 0, s.chunk, s);
+    }
+
+    /// Moves a transposing block (block_shape) in blocks of `chunk` elements of the input's run by
+    /// up to `pitch` of the output's: the tiles of a block fill the stage, which is then written
+    /// out as runs of the output. A block reads `chunk` elements (a line at most) of each of its
+    /// input rows and writes whole lines of each of its output rows, all while the nearest caches
+    /// hold them; the blocks go along the input's run first, so that the next block reads the rest
+    /// of the lines this one started. While a block moves, the input lines of the next are fetched,
+    /// a tile's rows at a time (the last block's next is the first block of the next row, which
+    /// reads `next_row` bytes on): its rows are rows of the input far apart, each a stream of its
+    /// own, which hardware prefetchers do not follow in such numbers.
+    static void transpose(std::byte* out, const std::byte* in, std::ptrdiff_t next_row, const block_shape& s,
+                          const block_tables& first) noexcept {
+        alignas(64) std::byte stage[static_cast<std::size_t>(stage_bytes)];
+        output_chunk later[2]; // the chunks of the output's run after the first, in turns
+        segment segments[static_cast<std::size_t>(max_pitch)]; // those of the chunk a block writes, with holes
+        std::ptrdiff_t out_rows[static_cast<std::size_t>(max_chunk)];
+        const bool stream = DMLREF_STREAM_STORES && s.stream && !s.b_holes && reinterpret_cast<std::uintptr_t>(out) % Width == 0;
+        const std::ptrdiff_t pitch = s.pitch, row_bytes = pitch * w;
+        const std::ptrdiff_t own = stream ? pitch - line : pitch; // elements of the output's run a block writes
+        auto rows_from = [&](std::ptrdiff_t jb) { return s.length_b - jb < pitch ? s.length_b - jb : pitch; };
+        const output_chunk* chunk = &first.first;
+        for (std::ptrdiff_t jb = 0, turn = 0; jb < s.length_b; jb += own, turn ^= 1) {
+            const std::ptrdiff_t jn = s.length_b - jb < own ? s.length_b - jb : own;
+            const std::ptrdiff_t jx = stream ? rows_from(jb) : jn; // the rows this block reads
+            const bool more_b = jb + own < s.length_b;
+            output_chunk& following = later[turn];
+            if (more_b) chunk_of(following, s, jb + own);
+            const std::ptrdiff_t* here = chunk->in_rows;
+            const std::ptrdiff_t segment_count = s.b_holes && jb > 0 ? segments_of(segments, s, jb, jn) : 0;
+            for (std::ptrdiff_t ib = 0; ib < s.length_a; ib += s.chunk) {
+                const std::ptrdiff_t an = s.length_a - ib < s.chunk ? s.length_a - ib : s.chunk;
+                const std::ptrdiff_t* to_rows = first.out_rows;
+                if (ib > 0) {
+                    input_run_offsets(out_rows, ib, an, s);
+                    to_rows = out_rows;
+                }
+                // The next block: the rest of these rows, the next chunk's from the run's start, or
+                // the next row's first block; its input rows' first and last bytes.
+                const bool more_a = ib + s.chunk < s.length_a;
+                const std::ptrdiff_t* next = more_a ? here : more_b ? following.in_rows : first.first.in_rows;
+                const std::ptrdiff_t next_first = more_a ? (ib + s.chunk) * w : more_b ? 0 : next_row;
+                const std::ptrdiff_t left = s.length_a - ib - s.chunk;
+                const std::ptrdiff_t next_last = next_first + (more_a && left < s.chunk ? left : s.chunk) * w - 1;
+                const std::ptrdiff_t next_count = more_a ? jx : more_b ? rows_from(jb + own) : rows_from(0);
+                const std::byte* from = in + ib * w;
+                for (std::ptrdiff_t j0 = 0; j0 < jx; j0 += tile) {
+                    for (std::ptrdiff_t i0 = 0; i0 < an; i0 += tile)
+                        stage_tile(stage + i0 * row_bytes + j0 * w, row_bytes, from + i0 * w, here + j0, s.length_a - ib - i0,
+                                   s.in_end);
+                    // the next block's rows in proportion: all of them by this block's last tile
+                    const std::ptrdiff_t k0 = j0 * next_count / jx, k1 = (j0 + tile < jx ? j0 + tile : jx) * next_count / jx;
+                    for (std::ptrdiff_t k = k0; k < k1; ++k) {
+                        prefetch(in, next[k] + next_first);
+                        prefetch(in, next[k] + next_last);
                     }
                 }
-#else
-                for (std::ptrdiff_t a = a0; a < a1; ++a)
-                    for (std::ptrdiff_t b = b0; b < b1; ++b) store(out + a * out_step + b * w, load(in + a * w + b * in_step));
-#endif
+                if (s.b_holes) flush_segments(out, to_rows, an, stage, row_bytes, jb == 0 ? first.first_segments : segments,
+                                              jb == 0 ? first.first_segment_count : segment_count);
+                else flush(out, to_rows, an, stage, row_bytes, jb, jn, s.length_b, stream);
             }
+            chunk = &following;
         }
     }
 };
@@ -609,7 +862,9 @@ inline void set_of_rows(const prepared_plan& p, const Kernel& kernel, std::byte*
     for (; n > 0; --n, out += out_step, in += in_step) {
         if (n > ahead)
             for (std::ptrdiff_t at = 0; at < p.span; at += prefetch_line) prefetch(in, skip + at);
-        kernel(out, in);
+        // A transpose fetches the next row's first block itself (the last row of a set guesses).
+        if constexpr (requires { Kernel::fetches_next; }) kernel(out, in, in_step);
+        else kernel(out, in);
     }
 }
 
@@ -675,15 +930,21 @@ template <std::size_t Width> struct row_kernels {
                     if (row_fill) move::fill(out + k * row_step, n, w, fill_value);
                     else move::strided(out + k * row_step, w, in + k * w, p.block * w, n);
                 }
-            } else { // transpose: out[k * L + a * T + b] = in[k * M + a + b * S]
-                const axis_plan& across = second_axis(p);
-                const axis_plan& lead = p.plan.axes[p.plan.rank - 3]; // with p.deep alone
-                for (std::ptrdiff_t k = 0; k < (p.deep ? lead.extent : 1); ++k) {
-                    std::byte* to = out + (p.deep ? k * lead.out_stride * w : 0);
-                    const std::byte* from = in + (p.deep ? k * lead.pieces[0].step * w : 0);
-                    for (std::ptrdiff_t a = 0; a < across.extent; ++a) {
-                        if (row_fill) move::fill(to + a * across.out_stride * w, in_axis.extent, w, fill_value);
-                        else move::strided(to + a * across.out_stride * w, w, from + a * w, in_step, in_axis.extent);
+            } else { // transpose: out[out_offset(i) + j] = in[i + in_offset(j)] over the two runs
+                const typename move::block_shape s = transpose::shape_of(p);
+                std::ptrdiff_t to = 0, from = 0;
+                for (std::ptrdiff_t i = 0; i < s.length_a; ++i) {
+                    move::input_run_offsets(&to, i, 1, s);
+                    if (to == move::hole) continue;
+                    for (std::ptrdiff_t j = 0; j < s.length_b; ++j) {
+                        std::ptrdiff_t at = 0;
+                        move::run_offsets(&at, j, 1, s.nb, s.b_extent.data(), s.b_out.data());
+                        if (row_fill) {
+                            move::store(out + to + at * w, fill_value);
+                        } else {
+                            move::run_offsets(&from, j, 1, s.nb, s.b_extent.data(), s.b_in.data());
+                            move::store(out + to + at * w, move::load(in + i * w + from));
+                        }
                     }
                 }
             }
@@ -756,23 +1017,43 @@ template <std::size_t Width> struct row_kernels {
         }
     };
 
-    /// Transposing copies: one 2-D block a row, or, where the block's input rows are shorter than
-    /// a line, the block for every coordinate of the axis outside it (prepare() chooses them).
+    /// Transposing copies: the input's run by the output's run a row (prepare(): choose_transpose()).
     struct transpose {
         static constexpr bool padded = false;
+        static constexpr bool fetches_next = true; ///< takes the next row's distance (set_of_rows)
         typename move::block_shape shape;
-        explicit transpose(const prepared_plan& p) noexcept
-            : shape{second_axis(p).out_stride * w, inner_axis(p).pieces[0].step * w, second_axis(p).extent,
-                    inner_axis(p).extent} {
-            shape.in_end = p.plan.input + p.in_reach;
-            if (p.deep) {
-                const axis_plan& lead = p.plan.axes[p.plan.rank - 3];
-                shape.leads = lead.extent;
-                shape.lead_out = lead.out_stride * w;
-                shape.lead_in = lead.pieces[0].step * w;
+        typename move::block_tables tables;
+        explicit transpose(const prepared_plan& p) noexcept : shape(shape_of(p)) { move::first_tables(tables, shape); }
+        static typename move::block_shape shape_of(const prepared_plan& p) noexcept {
+            typename move::block_shape s;
+            const copy_plan& plan = p.plan;
+            s.nb = p.out_run;
+            s.na = p.in_run;
+            for (std::size_t k = 0; k < s.nb; ++k) { // innermost first
+                const axis_plan& axis = plan.axes[plan.rank - 1 - k];
+                s.b_extent[k] = axis.extent;
+                s.b_in[k] = axis.pieces[0].step * w;
+                s.b_out[k] = axis.out_stride;
+                s.b_holes = s.b_holes || axis.out_stride != s.length_b;
+                s.length_b *= axis.extent;
             }
+            s.length_a = 1; // the span: the last position past the first, plus one
+            for (std::size_t k = 0; k < s.na; ++k) {
+                const axis_plan& axis = plan.axes[plan.rank - s.nb - 1 - k];
+                s.a_extent[k] = axis.extent;
+                s.a_out[k] = axis.out_stride * w;
+                s.a_step[k] = axis.pieces[0].step;
+                s.length_a += (axis.extent - 1) * axis.pieces[0].step;
+            }
+            s.in_end = plan.input + p.in_reach;
+            s.stream = p.stream;
+            move::block_sizes(s);
+            return s;
         }
-        void operator()(std::byte* out, const std::byte* in) const noexcept { move::transpose(out, in, shape); }
+        /// `next`: bytes from `in` to where the next row reads (the kernel fetches its first block ahead).
+        void operator()(std::byte* out, const std::byte* in, std::ptrdiff_t next) const noexcept {
+            move::transpose(out, in, next, shape, tables);
+        }
     };
 
     /// The row loop for the plan's inner shape.
