@@ -115,6 +115,10 @@ bool table_accepts(const operator_desc& d, feature_level level) {
         if (level < feature_level::fl_3_0 && rank != 4) return false;
         if (wide) return level >= feature_level::fl_4_1;
         return !eight || fl2_1;
+    case operator_type::reverse_subsequences: // docs/operator-facts.md section 8 (the lengths' type aside)
+        if (!fl2_1) return false;
+        if (level < feature_level::fl_4_0 && (rank < 4 || rank > (level >= feature_level::fl_3_0 ? 5u : 4u))) return false;
+        return !wide || level >= feature_level::fl_5_0;
     }
     return false;
 }

@@ -1,6 +1,7 @@
 // A model's commands: read and checked (model_commands.hpp), then run (run, print_values).
 #include "model_commands.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <iterator>
 #include <span>
@@ -75,12 +76,21 @@ command command_field(const model& m, const json& c, const at& where, const path
             d.inputs = is_join ? parts : std::vector<std::string>{one};
             d.outputs = is_join ? std::vector<std::string>{one} : parts;
         } else {
-            const auto [in_name, out_name] = tensor_names(desc);
-            only_keys(b, wb, {in_name, out_name});
-            d.inputs = {binding(require(b, wb, in_name), wb / in_name)};
-            d.outputs = {binding(require(b, wb, out_name), wb / out_name)};
-            resource_named(m, d.inputs[0], wb / in_name);
-            resource_named(m, d.outputs[0], wb / out_name);
+            // One resource per tensor field, keyed by its name: InputTensor and OutputTensor, the
+            // gradients of SLICE_GRAD, REVERSE_SUBSEQUENCES's SequenceLengthsTensor.
+            const auto ins = inputs_of(desc), outs = outputs_of(desc);
+            for (const auto& [key, value] : b.items())
+                if (std::none_of(ins.begin(), ins.end(), [&](const bound_tensor& t) { return t.field == key; }) &&
+                    std::none_of(outs.begin(), outs.end(), [&](const bound_tensor& t) { return t.field == key; })) {
+                    std::string list;
+                    for (const auto* side : {&ins, &outs})
+                        for (const auto& t : *side) list += (list.empty() ? "" : ", ") + t.field;
+                    (wb / key).fail(fmt::format("unknown field (expected one of {})", list));
+                }
+            for (const auto& t : ins) d.inputs.push_back(binding(require(b, wb, t.field), wb / t.field));
+            for (const auto& t : outs) d.outputs.push_back(binding(require(b, wb, t.field), wb / t.field));
+            for (std::size_t k = 0; k < ins.size(); ++k) resource_named(m, d.inputs[k], wb / ins[k].field);
+            for (std::size_t k = 0; k < outs.size(); ++k) resource_named(m, d.outputs[k], wb / outs[k].field);
         }
         std::vector<std::span<const std::byte>> in_spans;
         std::vector<std::span<std::byte>> out_spans;
@@ -180,12 +190,15 @@ void run(model& m, const run_options& options) {
         const command& c = m.commands[i];
         if (const auto* d = std::get_if<dispatch_command>(&c)) {
             const operator_desc& desc = m.dispatchables.at(d->dispatchable).desc;
-            if (binds_tensor_arrays(type_of(desc))) {
-                // The executor takes one input and one output buffer: tensor arrays run on the reference.
+            if (!binds_one_input_and_output(type_of(desc))) {
+                // The executor takes one input and one output buffer: tensor arrays and a second
+                // input run on the reference.
                 if (options.execute)
-                    throw model_error(fmt::format("{}: the dispatch of '{}' binds tensor arrays; the chosen executor takes one "
+                    throw model_error(fmt::format("{}: the dispatch of '{}' binds {}; the chosen executor takes one "
                                                   "input and one output buffer (only the CPU reference runs {})",
-                                                  m.file.string(), d->dispatchable, to_string(type_of(desc))));
+                                                  m.file.string(), d->dispatchable,
+                                                  binds_tensor_arrays(type_of(desc)) ? "tensor arrays" : "several input tensors",
+                                                  to_string(type_of(desc))));
                 std::vector<std::span<const std::byte>> ins;
                 std::vector<std::span<std::byte>> outs;
                 for (const auto& name : d->inputs) ins.push_back(m.resources.at(name).bytes());

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -66,6 +67,13 @@ operator_desc operator_desc_field(operator_type type, const json& d, const at& w
         split_desc s{in(), tensor_array(d, where, "OutputTensors", "OutputCount"), 0};
         s.axis = integer<std::uint32_t>(require(d, where, "Axis"), where / "Axis");
         return s;
+    }
+    case operator_type::reverse_subsequences: { // DxDispatch: all four fields required
+        only_keys(d, where, {"InputTensor", "SequenceLengthsTensor", "OutputTensor", "Axis"});
+        reverse_subsequences_desc r{in(), tensor_desc(require(d, where, "SequenceLengthsTensor"), where / "SequenceLengthsTensor"),
+                                    out(), 0};
+        r.axis = integer<std::uint32_t>(require(d, where, "Axis"), where / "Axis");
+        return r;
     }
     case operator_type::depth_to_space:
         only_keys(d, where, depth_space_keys);
@@ -167,11 +175,15 @@ operator_desc dispatchable_field(const json& value, const at& where) {
     only_keys(value, where, {"type", "desc", "executionFlags"});
     const std::string type = string(require(value, where, "type"), where / "type");
     const auto op = parse_operator_type(type);
-    if (!op)
-        (where / "type").fail(fmt::format("'{}' is not supported by dmlref (it runs DML_OPERATOR_DEPTH_TO_SPACE, "
-                                          "DEPTH_TO_SPACE1, SPACE_TO_DEPTH, SPACE_TO_DEPTH1, SLICE, SLICE1, PADDING, PADDING1, "
-                                          "ELEMENT_WISE_IDENTITY, SLICE_GRAD)",
-                                          type));
+    if (!op) {
+        std::string runs; // every operator_desc alternative, in the variant's order
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+            ((runs += (I == 0 ? "DML_OPERATOR_" : ", ") +
+                      std::string(to_string(std::variant_alternative_t<I, operator_desc>::type))),
+             ...);
+        }(std::make_index_sequence<std::variant_size_v<operator_desc>>{});
+        (where / "type").fail(fmt::format("'{}' is not supported by dmlref (it runs {})", type, runs));
+    }
     const at wdesc = where / "desc";
     return operator_desc_field(*op, object(require(value, where, "desc"), wdesc), wdesc);
 }
@@ -229,6 +241,9 @@ json desc_json(const operator_desc& desc) {
         return {{"InputTensor", tensor_json(s->input_tensor)}, {"OutputCount", s->output_tensors.size()},
                 {"OutputTensors", outputs}, {"Axis", s->axis}};
     }
+    if (const auto* r = std::get_if<reverse_subsequences_desc>(&desc))
+        return {{"InputTensor", tensor_json(r->input_tensor)}, {"SequenceLengthsTensor", tensor_json(r->sequence_lengths_tensor)},
+                {"OutputTensor", tensor_json(r->output_tensor)}, {"Axis", r->axis}};
     return std::visit(
         dmlref::single_tensor_only{"the model writer", [](const auto& d) {
             using D = std::remove_cvref_t<decltype(d)>;

@@ -29,6 +29,7 @@
 #include "ops/identity.hpp"
 #include "ops/join_split.hpp"
 #include "ops/padding.hpp"
+#include "ops/reverse_subsequences.hpp"
 #include "ops/slice.hpp"
 #include "ops/slice_grad.hpp"
 #include "ops/tile.hpp"
@@ -53,6 +54,7 @@ enum class operator_type : std::uint32_t {
     padding1 = 155,
     upsample_2d = 66,
     tile = 70,
+    reverse_subsequences = 106,
 };
 
 /// DML_SCALAR_UNION: eight bytes read as the member that the data type names. dmlref reads the
@@ -234,11 +236,22 @@ struct split_desc {
     std::uint32_t axis = 0;
 };
 
+/// DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC. SequenceLengthsTensor holds data (one length per
+/// sequence, UINT32, or UINT64 from feature level 5_0): validation reads its layout only, and
+/// execute() reads the lengths, clamping each to the axis size as DirectML documents.
+struct reverse_subsequences_desc {
+    static constexpr operator_type type = operator_type::reverse_subsequences;
+    buffer_tensor_desc input_tensor;
+    buffer_tensor_desc sequence_lengths_tensor; ///< the input's sizes with 1 on Axis
+    buffer_tensor_desc output_tensor;
+    std::uint32_t axis = 0;
+};
+
 /// Any of the operator descs.
 using operator_desc = std::variant<depth_to_space_desc, depth_to_space1_desc, space_to_depth_desc,
                                    space_to_depth1_desc, slice_desc, slice1_desc, padding_desc, padding1_desc,
                                    element_wise_identity_desc, slice_grad_desc, tile_desc, upsample_2d_desc, join_desc,
-                                   split_desc>;
+                                   split_desc, reverse_subsequences_desc>;
 
 /// One tensor that a desc binds: its field as DirectML names it ("InputTensor", "InputTensors[2]",
 /// "OutputGradientTensor") and its desc, which the operator desc owns.
@@ -249,18 +262,29 @@ struct bound_tensor {
     const buffer_tensor_desc& desc() const noexcept { return *tensor; }
 };
 
-/// Whether a desc binds exactly one input and one output (every operator but JOIN and SPLIT).
+/// Whether the operator binds tensor arrays (JOIN's InputTensors, SPLIT's OutputTensors): a model
+/// file binds such a field to a JSON array of resources.
+constexpr bool binds_tensor_arrays(operator_type type) noexcept {
+    return type == operator_type::join || type == operator_type::split;
+}
+
+/// Whether the operator binds exactly one input and one output tensor: every operator but JOIN and
+/// SPLIT (tensor arrays) and REVERSE_SUBSEQUENCES (a second input, its lengths). A consumer written
+/// for one input and one output buffer refuses the others (single_tensor_only).
+constexpr bool binds_one_input_and_output(operator_type type) noexcept {
+    return !binds_tensor_arrays(type) && type != operator_type::reverse_subsequences;
+}
+
+/// Whether where an output element comes from depends on an input's values, not on the desc alone:
+/// REVERSE_SUBSEQUENCES's lengths. textbook::source_of needs the input buffers for these.
+constexpr bool has_data_dependent_mapping(operator_type type) noexcept { return type == operator_type::reverse_subsequences; }
+
+/// Whether a desc binds exactly one input and one output (binds_one_input_and_output).
 template <class Desc>
 inline constexpr bool is_single_tensor_desc_v = requires(const Desc& d) {
     d.input_tensor;
     d.output_tensor;
-};
-
-/// Whether the operator binds several tensors on one side (JOIN's inputs, SPLIT's outputs), which a
-/// consumer written for one input and one output must refuse.
-constexpr bool binds_tensor_arrays(operator_type type) noexcept {
-    return type == operator_type::join || type == operator_type::split;
-}
+} && binds_one_input_and_output(Desc::type);
 
 /// The desc's input tensors in DirectML's binding order (the order of the desc's fields, array
 /// entries in order): a tool binds one buffer to each.
@@ -274,6 +298,8 @@ std::vector<bound_tensor> inputs_of(const Desc& d) {
         return tensors;
     } else if constexpr (std::is_same_v<Desc, slice_grad_desc>) {
         return {{"InputGradientTensor", &d.input_tensor}};
+    } else if constexpr (std::is_same_v<Desc, reverse_subsequences_desc>) {
+        return {{"InputTensor", &d.input_tensor}, {"SequenceLengthsTensor", &d.sequence_lengths_tensor}};
     } else {
         return {{"InputTensor", &d.input_tensor}};
     }
@@ -314,13 +340,14 @@ namespace detail {
                                .append(consumer)
                                .append(" takes one input and one output tensor; it does not take ")
                                .append(to_string(type))
-                               .append(" (a tensor array) yet"));
+                               .append(binds_tensor_arrays(type) ? " (a tensor array) yet" : " (several input tensors) yet"));
 }
 } // namespace detail
 
 /// A visitor for consumers written for one input and one output tensor: calls `f` with the desc, or
-/// throws validation_error for JOIN and SPLIT naming the operator and `consumer` ("the ONNX
-/// export"), so that no consumer takes a tensor array for one tensor.
+/// throws validation_error for JOIN, SPLIT and REVERSE_SUBSEQUENCES naming the operator and
+/// `consumer` ("the ONNX export"), so that no consumer takes a tensor array, or a desc's first
+/// input, for its one tensor.
 ///   std::visit(single_tensor_only("the model writer", [](const auto& d) { ... }), desc);
 template <class F> struct single_tensor_only {
     std::string_view consumer;
@@ -377,6 +404,7 @@ constexpr std::string_view to_string(operator_type type) noexcept {
     case operator_type::upsample_2d: return "UPSAMPLE_2D";
     case operator_type::join: return "JOIN";
     case operator_type::split: return "SPLIT";
+    case operator_type::reverse_subsequences: return "REVERSE_SUBSEQUENCES";
     }
     return "UNKNOWN";
 }
@@ -427,7 +455,8 @@ constexpr std::optional<operator_type> parse_operator_type(std::string_view text
                             operator_type::depth_to_space, operator_type::slice1, operator_type::depth_to_space1,
                             operator_type::space_to_depth1, operator_type::padding1,
                             operator_type::element_wise_identity, operator_type::slice_grad, operator_type::tile,
-                            operator_type::upsample_2d, operator_type::join, operator_type::split})
+                            operator_type::upsample_2d, operator_type::join, operator_type::split,
+                            operator_type::reverse_subsequences})
         if (to_string(t) == text) return t;
     return std::nullopt;
 }
@@ -461,7 +490,8 @@ constexpr feature_level introduced_in(operator_type type) noexcept {
     switch (type) {
     case operator_type::slice1:
     case operator_type::depth_to_space1:
-    case operator_type::space_to_depth1: return feature_level::fl_2_1;
+    case operator_type::space_to_depth1:
+    case operator_type::reverse_subsequences: return feature_level::fl_2_1;
     case operator_type::padding1: return feature_level::fl_5_0;
     case operator_type::slice_grad: return feature_level::fl_3_0;
     default: return feature_level::fl_1_0;
@@ -486,6 +516,10 @@ constexpr std::pair<std::uint32_t, std::uint32_t> dimension_count_range(operator
                : level >= feature_level::fl_3_0 ? std::pair{4u, 5u}
                                                 : std::pair{4u, 4u};
     case operator_type::split: return level >= feature_level::fl_3_0 ? std::pair{1u, 8u} : std::pair{4u, 4u};
+    case operator_type::reverse_subsequences:
+        return level >= feature_level::fl_4_0 ? std::pair{1u, 8u}
+               : level >= feature_level::fl_3_0 ? std::pair{4u, 5u}
+                                                : std::pair{4u, 4u};
     default: return {4u, 4u}; // the four depth/space operators
     }
 }
@@ -514,13 +548,37 @@ constexpr bool supports_data_type(operator_type op, feature_level level, data_ty
         if (is_64_bit) return level >= feature_level::fl_4_1;
         return is_float || level >= feature_level::fl_2_1;
     case operator_type::upsample_2d: return is_float;
+    case operator_type::reverse_subsequences: // from 2_1, its first level, with the 8-bit types
+        return !is_64_bit || level >= feature_level::fl_5_0;
     default: // PADDING and the depth/space operators
         if (is_64_bit) return level >= feature_level::fl_5_0;
         return is_float || level >= feature_level::fl_2_1;
     }
 }
 
+/// Whether DirectML's tensor-support table lists `type` for the operator's index tensor at `level`
+/// (REVERSE_SUBSEQUENCES's SequenceLengthsTensor: UINT32, and UINT64 from 5_0). False for an
+/// operator without one.
+constexpr bool supports_index_data_type(operator_type op, feature_level level, data_type type) noexcept {
+    switch (op) {
+    case operator_type::reverse_subsequences:
+        return type == data_type::uint32 || (type == data_type::uint64 && level >= feature_level::fl_5_0);
+    default: return false;
+    }
+}
+
 namespace detail {
+
+/// The index types an operator supports at a level, for messages: "UINT32, UINT64".
+DMLREF_COLD inline std::string supported_index_types_text(operator_type op, feature_level level) {
+    std::string text;
+    for (data_type t : movable_data_types)
+        if (supports_index_data_type(op, level, t)) {
+            if (!text.empty()) append_text(text, ", ");
+            append_text(text, to_string(t));
+        }
+    return text;
+}
 
 /// The types an operator supports at a level, for messages: "FLOAT32, FLOAT16".
 DMLREF_COLD inline std::string supported_types_text(operator_type op, feature_level level) {
@@ -853,6 +911,31 @@ inline std::optional<std::string> check_parts_desc(operator_type type, feature_l
     return check_parts(op, layouts, layout_of(whole), axis, parts_are_outputs);
 }
 
+/// The rules of a desc's index tensor (`field`): its DataType one of the operator's index types at
+/// `level`, then a tensor desc's own rules. Its values are data: nothing here reads them.
+inline std::optional<std::string> check_index_tensor(std::string_view op, operator_type type, feature_level level,
+                                                     std::string_view field, const buffer_tensor_desc& t) {
+    if (t.data_type == data_type::unknown || element_bits(t.data_type) == 0)
+        return detail::message("{}: {}.DataType is {}; it must be a DML_TENSOR_DATA_TYPE other than UNKNOWN (1 to 13)",
+                               op, field, static_cast<std::uint32_t>(t.data_type));
+    if (!supports_index_data_type(type, level, t.data_type))
+        return detail::message("{}: {}.DataType {} is not supported at feature level {} (supported: {})", op, field,
+                               to_string(t.data_type), to_string(level), supported_index_types_text(type, level));
+    return check_tensor(op, type, level, field, t, false);
+}
+
+/// REVERSE_SUBSEQUENCES's rules: the level, each tensor's own rules (SequenceLengthsTensor with the
+/// lengths' types), the output's DataType the input's, then check_reverse_subsequences on the
+/// layouts (Axis, dimension counts, the lengths' sizes and the output's).
+inline std::optional<std::string> check_reverse_subsequences_desc(const reverse_subsequences_desc& d, feature_level level) {
+    constexpr operator_type type = reverse_subsequences_desc::type;
+    const std::string_view op = to_string(type);
+    if (auto m = check_tensors(type, level, d.input_tensor, d.output_tensor)) return m;
+    if (auto m = check_index_tensor(op, type, level, "SequenceLengthsTensor", d.sequence_lengths_tensor)) return m;
+    return check_reverse_subsequences(op, layout_of(d.input_tensor), layout_of(d.sequence_lengths_tensor),
+                                      layout_of(d.output_tensor), d.axis);
+}
+
 /// Every rule of one desc at one level, without buffers. The rules live in the functions above,
 /// which are not templates, so that the desc types share their code.
 template <class Desc> std::optional<std::string> check_desc(const Desc& d, feature_level level) {
@@ -875,6 +958,8 @@ template <class Desc> std::optional<std::string> check_desc(const Desc& d, featu
         return check_parts_desc(Desc::type, level, d.input_tensors, d.output_tensor, d.axis, false);
     } else if constexpr (std::is_same_v<Desc, split_desc>) {
         return check_parts_desc(Desc::type, level, d.output_tensors, d.input_tensor, d.axis, true);
+    } else if constexpr (std::is_same_v<Desc, reverse_subsequences_desc>) {
+        return check_reverse_subsequences_desc(d, level);
     } else if constexpr (std::is_same_v<Desc, padding1_desc>) {
         return check_padding_desc(Desc::type, level, d.input_tensor, d.output_tensor, d.padding_mode,
                                   d.padding_value_data_type, d.start_padding, d.end_padding);
@@ -1133,7 +1218,7 @@ inline copy_plan checked_plan(const operator_desc& desc, std::span<const std::by
             if constexpr (is_single_tensor_desc_v<std::remove_cvref_t<decltype(d)>>) {
                 return plan_desc(d, tables);
             } else {
-                throw std::logic_error("checked_plan: JOIN and SPLIT run one plan per part (execute_parts)");
+                throw std::logic_error("checked_plan: only descs with one input and one output have one plan");
             }
         },
         desc);
@@ -1172,6 +1257,27 @@ inline void execute_parts(const operator_desc& desc, std::span<const std::span<c
         },
         desc);
 }
+
+/// REVERSE_SUBSEQUENCES over its three buffers after every check: the engine's
+/// run_reverse_subsequences over the descs' layouts, reading the lengths from their buffer.
+inline void execute_reverse_subsequences(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
+                                         std::span<const std::span<std::byte>> outputs, feature_level level) {
+    throw_if(validate(desc, inputs, outputs, level));
+    if (inputs.size() != 2 || outputs.size() != 1) // validate() said so; the compiler does not know it
+        throw std::logic_error("execute_reverse_subsequences: validate() accepted the wrong number of buffers");
+    const auto& d = std::get<reverse_subsequences_desc>(desc);
+    run_reverse_subsequences(layout_of(d.input_tensor), inputs[0].data(), layout_of(d.sequence_lengths_tensor),
+                             inputs[1].data(), element_size(d.sequence_lengths_tensor.data_type), layout_of(d.output_tensor),
+                             outputs[0].data(), d.axis, element_size(d.input_tensor.data_type));
+}
+
+/// The descs that bind more than one input and one output tensor (binds_one_input_and_output is
+/// false), over one buffer per tensor after every check.
+inline void execute_several(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
+                            std::span<const std::span<std::byte>> outputs, feature_level level) {
+    if (binds_tensor_arrays(type_of(desc))) return execute_parts(desc, inputs, outputs, level);
+    return execute_reverse_subsequences(desc, inputs, outputs, level);
+}
 } // namespace detail
 
 /// Runs the operator from `input` into `output` (each the whole buffer bound to the tensor) after
@@ -1182,10 +1288,10 @@ DMLREF_FUNC void execute(const operator_desc& desc, std::span<const std::byte> i
                          feature_level level = newest_feature_level)
 #if DMLREF_DEFINE_FUNCS
 {
-    if (binds_tensor_arrays(type_of(desc))) {
+    if (!binds_one_input_and_output(type_of(desc))) { // JOIN and SPLIT with one part; REVERSE_SUBSEQUENCES is refused
         const std::span<std::byte> out = output;
-        return detail::execute_parts(desc, std::span<const std::span<const std::byte>>(&input, 1),
-                                     std::span<const std::span<std::byte>>(&out, 1), level);
+        return detail::execute_several(desc, std::span<const std::span<const std::byte>>(&input, 1),
+                                       std::span<const std::span<std::byte>>(&out, 1), level);
     }
     std::vector<std::ptrdiff_t> tables;
     detail::execute(detail::checked_plan(desc, input, output, level, tables));
@@ -1195,13 +1301,14 @@ DMLREF_FUNC void execute(const operator_desc& desc, std::span<const std::byte> i
 #endif
 
 /// Runs the operator over one buffer per tensor, in DirectML's binding order (inputs_of(desc),
-/// outputs_of(desc)): JOIN's InputTensors, SPLIT's OutputTensors. The same checks and guarantees
-/// as the one-buffer form, which is this with one buffer on each side.
+/// outputs_of(desc)): JOIN's InputTensors, SPLIT's OutputTensors, REVERSE_SUBSEQUENCES's
+/// InputTensor then SequenceLengthsTensor. The same checks and guarantees as the one-buffer form,
+/// which is this with one buffer on each side.
 DMLREF_FUNC void execute(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
                          std::span<const std::span<std::byte>> outputs, feature_level level = newest_feature_level)
 #if DMLREF_DEFINE_FUNCS
 {
-    if (binds_tensor_arrays(type_of(desc))) return detail::execute_parts(desc, inputs, outputs, level);
+    if (!binds_one_input_and_output(type_of(desc))) return detail::execute_several(desc, inputs, outputs, level);
     detail::throw_if(validate(desc, inputs, outputs, level));
     std::vector<std::ptrdiff_t> tables;
     detail::execute(detail::checked_plan(desc, inputs[0], outputs[0], level, tables));

@@ -110,6 +110,14 @@ inline std::optional<std::ptrdiff_t> slice_grad_source(std::ptrdiff_t x, std::pt
     return g;
 }
 
+/// REVERSE_SUBSEQUENCES, along Axis: the input coordinate that output coordinate `o` copies in a
+/// sequence of `length` elements, clamped to the axis's `n` as DirectML documents: len - 1 - o for
+/// o < len, else o itself (len = min(length, n)).
+constexpr std::ptrdiff_t reverse_subsequences_source(std::ptrdiff_t o, std::uint64_t length, std::ptrdiff_t n) noexcept {
+    const std::ptrdiff_t len = length < static_cast<std::uint64_t>(n) ? static_cast<std::ptrdiff_t>(length) : n;
+    return o < len ? len - 1 - o : o;
+}
+
 /// PADDING(1), one axis of `n` input elements: the input coordinate for t = o - StartPadding, or
 /// nullopt where the element is the padding constant (CONSTANT mode, t outside [0, n)). Pads
 /// larger than the axis fold periodically (DECISIONS 4), with a mod that is never negative:
@@ -324,6 +332,47 @@ void execute_parts(const Desc& d, std::span<const std::span<const std::byte>> in
     }
 }
 
+/// The length at coordinate `at` of a lengths tensor (UINT32 or UINT64, little-endian) at `base`.
+inline std::uint64_t length_at(const std::byte* base, const buffer_tensor_desc& lengths, const coordinate& at) {
+    std::uint64_t length = 0;
+    std::memcpy(&length, element_at(base, lengths, at, element_size(lengths.data_type)), element_size(lengths.data_type));
+    return length;
+}
+
+/// REVERSE_SUBSEQUENCES from its index equation (ops/reverse_subsequences.hpp): for every output
+/// coordinate o, the length at o with 0 on Axis, and the input element reverse_subsequences_source
+/// names on Axis (o itself on every other axis).
+inline void execute_reverse_subsequences(const reverse_subsequences_desc& d, std::span<const std::span<const std::byte>> inputs,
+                                         std::span<const std::span<std::byte>> outputs) {
+    const buffer_tensor_desc& out = d.output_tensor;
+    const std::size_t rank = out.sizes.size(), width = element_size(out.data_type);
+    const auto n = std::ptrdiff_t{d.input_tensor.sizes[d.axis]};
+    coordinate o{};
+    const std::uint64_t count = element_count(out.sizes);
+    for (std::uint64_t k = 0; k < count; ++k) {
+        coordinate at = o, s = o;
+        at[d.axis] = 0;
+        s[d.axis] = reverse_subsequences_source(o[d.axis], length_at(inputs[1].data(), d.sequence_lengths_tensor, at), n);
+        std::memcpy(const_cast<std::byte*>(element_at(outputs[0].data(), out, o, width)),
+                    element_at(inputs[0].data(), d.input_tensor, s, width), width);
+        for (std::size_t i = rank; i-- > 0;) { // the next coordinate, row-major
+            if (++o[i] < std::ptrdiff_t{out.sizes[i]}) break;
+            o[i] = 0;
+        }
+    }
+}
+
+/// The descs that bind more than one input and one output tensor, from their equations.
+template <class Desc>
+void execute_several(const Desc& d, std::span<const std::span<const std::byte>> inputs,
+                     std::span<const std::span<std::byte>> outputs) {
+    if constexpr (std::is_same_v<Desc, reverse_subsequences_desc>) {
+        execute_reverse_subsequences(d, inputs, outputs);
+    } else {
+        execute_parts(d, inputs, outputs);
+    }
+}
+
 /// Thrown where a formula names an input coordinate outside the input: a bug here, never the caller's.
 [[noreturn]] inline void outside_input(std::string_view op) {
     throw std::logic_error(std::string("textbook: ").append(op).append(
@@ -342,8 +391,8 @@ inline void execute(const operator_desc& desc, std::span<const std::byte> input,
     std::visit(
         [&](const auto& d) {
             if constexpr (!is_single_tensor_desc_v<std::remove_cvref_t<decltype(d)>>) {
-                detail::execute_parts(d, std::span<const std::span<const std::byte>>(&input, 1),
-                                      std::span<const std::span<std::byte>>(&output, 1));
+                detail::execute_several(d, std::span<const std::span<const std::byte>>(&input, 1),
+                                        std::span<const std::span<std::byte>>(&output, 1));
             } else {
             const std::size_t rank = d.output_tensor.sizes.size(), width = element_size(d.input_tensor.data_type);
             const detail::coordinate in_strides = detail::element_strides(d.input_tensor),
@@ -402,27 +451,39 @@ inline void execute(const operator_desc& desc, std::span<const std::span<const s
             if constexpr (is_single_tensor_desc_v<std::remove_cvref_t<decltype(d)>>) {
                 textbook::execute(desc, inputs[0], outputs[0], level);
             } else {
-                detail::execute_parts(d, inputs, outputs);
+                detail::execute_several(d, inputs, outputs);
             }
         },
         desc);
 }
 
+/// source_of for output `output_index` of the desc's outputs (SPLIT's OutputTensors[output_index];
+/// 0 for every other operator), given the input buffers in binding order where the answer depends
+/// on an input's values (has_data_dependent_mapping: REVERSE_SUBSEQUENCES reads its
+/// SequenceLengthsTensor); the other operators do not read them. For JOIN, `source::input` names
+/// the input.
+inline source source_of(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
+                        std::size_t output_index, const std::vector<std::uint32_t>& output_coordinate,
+                        feature_level level = newest_feature_level);
+
 /// Where the element at `output_coordinate` of the operator's output comes from: the input
 /// coordinate the formula names, or the padding constant. Checks the desc as validate(desc, level)
-/// does, and the coordinate against OutputTensor.Sizes; throws validation_error when either fails.
+/// does, and the coordinate against OutputTensor.Sizes; throws validation_error when either fails,
+/// and for an operator whose answer depends on an input's values (REVERSE_SUBSEQUENCES: take the
+/// overload with the input buffers).
 inline source source_of(const operator_desc& desc, std::size_t output_index,
-                        const std::vector<std::uint32_t>& output_coordinate, feature_level level = newest_feature_level);
+                        const std::vector<std::uint32_t>& output_coordinate, feature_level level = newest_feature_level) {
+    return source_of(desc, {}, output_index, output_coordinate, level);
+}
 
 inline source source_of(const operator_desc& desc, const std::vector<std::uint32_t>& output_coordinate,
                         feature_level level = newest_feature_level) {
-    return source_of(desc, 0, output_coordinate, level);
+    return source_of(desc, {}, 0, output_coordinate, level);
 }
 
-/// source_of for output `output_index` of the desc's outputs (SPLIT's OutputTensors[output_index];
-/// 0 for every other operator). For JOIN, `source::input` names the input.
-inline source source_of(const operator_desc& desc, std::size_t output_index,
-                        const std::vector<std::uint32_t>& output_coordinate, feature_level level) {
+inline source source_of(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
+                        std::size_t output_index, const std::vector<std::uint32_t>& output_coordinate,
+                        feature_level level) {
     check(desc, level);
     const std::string_view op = dmlref::to_string(type_of(desc));
     const auto outputs = outputs_of(desc);
@@ -452,6 +513,20 @@ inline source source_of(const operator_desc& desc, std::size_t output_index,
     if (const auto* p = std::get_if<split_desc>(&desc)) { // base(k) on Axis
         source result{source_kind::input, std::vector<std::uint32_t>(output_coordinate), 0};
         for (std::size_t k = 0; k < output_index; ++k) result.coordinates[p->axis] += p->output_tensors[k].sizes[p->axis];
+        return result;
+    }
+    if (const auto* r = std::get_if<reverse_subsequences_desc>(&desc)) { // the length at o with 0 on Axis
+        const buffer_tensor_desc& lengths = r->sequence_lengths_tensor;
+        if (inputs.size() != 2 || inputs[1].size() < lengths.total_tensor_size_in_bytes)
+            throw validation_error(dmlref::detail::message(
+                "{}: where an output element comes from depends on SequenceLengthsTensor's values; pass source_of "
+                "the 2 input buffers (InputTensor, SequenceLengthsTensor of at least {} bytes), not {}",
+                op, lengths.total_tensor_size_in_bytes, inputs.size()));
+        detail::coordinate at = o;
+        at[r->axis] = 0;
+        source result{source_kind::input, std::vector<std::uint32_t>(output_coordinate), 0};
+        result.coordinates[r->axis] = static_cast<std::uint32_t>(reverse_subsequences_source(
+            o[r->axis], detail::length_at(inputs[1].data(), lengths, at), std::ptrdiff_t{r->input_tensor.sizes[r->axis]}));
         return result;
     }
     const bool from_input = std::visit(
