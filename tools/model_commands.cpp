@@ -203,7 +203,13 @@ void run(model& m, const run_options& options) {
                 std::vector<std::span<std::byte>> outs;
                 for (const auto& name : d->inputs) ins.push_back(m.resources.at(name).bytes());
                 for (const auto& name : d->outputs) outs.push_back(m.resources.at(name).bytes());
-                dmlref::execute(desc, ins, outs, options.level);
+                try { // what validation cannot see (an index out of range) refuses here: say which dispatch
+                    dmlref::execute(desc, ins, outs, options.level);
+                } catch (const model_error&) {
+                    throw;
+                } catch (const validation_error& e) {
+                    (at{m.file.string(), ""} / "commands")[i].fail(fmt::format("dispatch of '{}': {}", d->dispatchable, e.what()));
+                }
             } else {
                 execute(desc, m.resources.at(d->inputs[0]).bytes(), m.resources.at(d->outputs[0]).bytes());
             }

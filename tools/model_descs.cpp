@@ -43,6 +43,8 @@ operator_desc operator_desc_field(operator_type type, const json& d, const at& w
     auto in = [&] { return tensor_desc(require(d, where, "InputTensor"), where / "InputTensor"); };
     auto out = [&] { return tensor_desc(require(d, where, "OutputTensor"), where / "OutputTensor"); };
     auto u32s = [&](std::string_view name) { return integers<std::uint32_t>(require(d, where, name), where / name); };
+    auto u32 = [&](std::string_view name) { return integer<std::uint32_t>(require(d, where, name), where / name); };
+    auto indices = [&] { return tensor_desc(require(d, where, "IndicesTensor"), where / "IndicesTensor"); };
     auto block = [&] { return integer<std::uint32_t>(require(d, where, "BlockSize"), where / "BlockSize"); };
     auto order = [&] {
         return enumeration<depth_space_order>(require(d, where, "Order"), where / "Order",
@@ -67,6 +69,32 @@ operator_desc operator_desc_field(operator_type type, const json& d, const at& w
         split_desc s{in(), tensor_array(d, where, "OutputTensors", "OutputCount"), 0};
         s.axis = integer<std::uint32_t>(require(d, where, "Axis"), where / "Axis");
         return s;
+    }
+    case operator_type::gather: { // DxDispatch: every field required
+        only_keys(d, where, {"InputTensor", "IndicesTensor", "OutputTensor", "Axis", "IndexDimensions"});
+        gather_desc g{in(), indices(), out(), u32("Axis"), 0};
+        g.index_dimensions = u32("IndexDimensions");
+        return g;
+    }
+    case operator_type::gather_elements: {
+        only_keys(d, where, {"InputTensor", "IndicesTensor", "OutputTensor", "Axis"});
+        gather_elements_desc g{in(), indices(), out(), 0};
+        g.axis = u32("Axis");
+        return g;
+    }
+    case operator_type::gather_nd: {
+        only_keys(d, where, {"InputTensor", "IndicesTensor", "OutputTensor", "InputDimensionCount", "IndicesDimensionCount"});
+        gather_nd_desc g{in(), indices(), out(), u32("InputDimensionCount"), 0};
+        g.indices_dimension_count = u32("IndicesDimensionCount");
+        return g;
+    }
+    case operator_type::gather_nd1: {
+        only_keys(d, where, {"InputTensor", "IndicesTensor", "OutputTensor", "InputDimensionCount", "IndicesDimensionCount",
+                             "BatchDimensionCount"});
+        gather_nd1_desc g{in(), indices(), out(), u32("InputDimensionCount"), 0, 0};
+        g.indices_dimension_count = u32("IndicesDimensionCount");
+        g.batch_dimension_count = u32("BatchDimensionCount");
+        return g;
     }
     case operator_type::reverse_subsequences: { // DxDispatch: all four fields required
         only_keys(d, where, {"InputTensor", "SequenceLengthsTensor", "OutputTensor", "Axis"});
@@ -244,6 +272,25 @@ json desc_json(const operator_desc& desc) {
     if (const auto* r = std::get_if<reverse_subsequences_desc>(&desc))
         return {{"InputTensor", tensor_json(r->input_tensor)}, {"SequenceLengthsTensor", tensor_json(r->sequence_lengths_tensor)},
                 {"OutputTensor", tensor_json(r->output_tensor)}, {"Axis", r->axis}};
+    if (!binds_one_input_and_output(type_of(desc))) // the gathers: the three tensors, then their fields
+        return std::visit(
+            [](const auto& g) -> json {
+                using D = std::remove_cvref_t<decltype(g)>;
+                json j = json::object();
+                if constexpr (is_gather_desc_v<D>) {
+                    j = {{"InputTensor", tensor_json(g.input_tensor)}, {"IndicesTensor", tensor_json(g.indices_tensor)},
+                         {"OutputTensor", tensor_json(g.output_tensor)}};
+                    if constexpr (requires { g.axis; }) j["Axis"] = g.axis;
+                    if constexpr (std::is_same_v<D, gather_desc>) j["IndexDimensions"] = g.index_dimensions;
+                    if constexpr (requires { g.input_dimension_count; }) {
+                        j["InputDimensionCount"] = g.input_dimension_count;
+                        j["IndicesDimensionCount"] = g.indices_dimension_count;
+                    }
+                    if constexpr (std::is_same_v<D, gather_nd1_desc>) j["BatchDimensionCount"] = g.batch_dimension_count;
+                }
+                return j;
+            },
+            desc);
     return std::visit(
         dmlref::single_tensor_only{"the model writer", [](const auto& d) {
             using D = std::remove_cvref_t<decltype(d)>;

@@ -220,8 +220,8 @@ std::variant<node_plan, std::string> plan_slice(const buffer_tensor_desc& in, co
 
 std::variant<node_plan, std::string> plan_of(const operator_desc& desc) {
     if (!binds_one_input_and_output(type_of(desc)))
-        return fmt::format("{} (the ONNX export writes nodes of one input and one output; Concat, Split and "
-                           "ReverseSequence are not exported yet)",
+        return fmt::format("{} (the ONNX export writes nodes of one input and one output; operators with several "
+                           "inputs or outputs are not exported yet)",
                            to_string(type_of(desc)));
     const buffer_tensor_desc& in = inputs_of(desc).front().desc();
     auto op = std::visit(

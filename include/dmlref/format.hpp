@@ -165,7 +165,15 @@ inline std::string to_string(const operator_desc& desc) {
                 for (const auto& t : inputs) text += fmt::format("{}: {}, ", t.field, to_string(t.desc()));
                 text += fmt::format("{}: {}", outputs_of(d).front().field, to_string(d.output_tensor));
             }
-            if constexpr (std::is_same_v<D, reverse_subsequences_desc>) text += fmt::format(", Axis: {}", d.axis);
+            if constexpr (std::is_same_v<D, reverse_subsequences_desc> || std::is_same_v<D, gather_desc> ||
+                          std::is_same_v<D, gather_elements_desc>)
+                text += fmt::format(", Axis: {}", d.axis);
+            if constexpr (std::is_same_v<D, gather_desc>) text += fmt::format(", IndexDimensions: {}", d.index_dimensions);
+            if constexpr (std::is_same_v<D, gather_nd_desc> || std::is_same_v<D, gather_nd1_desc>)
+                text += fmt::format(", InputDimensionCount: {}, IndicesDimensionCount: {}", d.input_dimension_count,
+                                    d.indices_dimension_count);
+            if constexpr (std::is_same_v<D, gather_nd1_desc>)
+                text += fmt::format(", BatchDimensionCount: {}", d.batch_dimension_count);
             if constexpr (requires { d.block_size; }) text += fmt::format(", BlockSize: {}", d.block_size);
             if constexpr (requires { d.order; }) text += fmt::format(", Order: {}", to_string(d.order));
             if constexpr (std::is_same_v<D, slice_desc>)

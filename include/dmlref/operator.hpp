@@ -25,7 +25,9 @@
 
 #include "data_type.hpp"
 #include "error.hpp"
+#include "operator_type.hpp"
 #include "ops/depth_space.hpp"
+#include "ops/gather.hpp"
 #include "ops/identity.hpp"
 #include "ops/join_split.hpp"
 #include "ops/padding.hpp"
@@ -37,25 +39,6 @@
 #include "tensor_desc.hpp"
 
 namespace dmlref {
-
-/// DML_OPERATOR_TYPE values of the operators dmlref implements.
-enum class operator_type : std::uint32_t {
-    element_wise_identity = 1,
-    slice = 60,
-    split = 62,
-    join = 63,
-    padding = 64,
-    space_to_depth = 68,
-    depth_to_space = 69,
-    slice1 = 111,
-    depth_to_space1 = 113,
-    space_to_depth1 = 114,
-    slice_grad = 135,
-    padding1 = 155,
-    upsample_2d = 66,
-    tile = 70,
-    reverse_subsequences = 106,
-};
 
 /// DML_SCALAR_UNION: eight bytes read as the member that the data type names. dmlref reads the
 /// first element-size bytes, little-endian; FLOAT16 is the binary16 bits (the UInt16 member).
@@ -251,7 +234,8 @@ struct reverse_subsequences_desc {
 using operator_desc = std::variant<depth_to_space_desc, depth_to_space1_desc, space_to_depth_desc,
                                    space_to_depth1_desc, slice_desc, slice1_desc, padding_desc, padding1_desc,
                                    element_wise_identity_desc, slice_grad_desc, tile_desc, upsample_2d_desc, join_desc,
-                                   split_desc, reverse_subsequences_desc>;
+                                   split_desc, reverse_subsequences_desc, gather_desc, gather_elements_desc, gather_nd_desc,
+                                   gather_nd1_desc>;
 
 /// One tensor that a desc binds: its field as DirectML names it ("InputTensor", "InputTensors[2]",
 /// "OutputGradientTensor") and its desc, which the operator desc owns.
@@ -268,16 +252,32 @@ constexpr bool binds_tensor_arrays(operator_type type) noexcept {
     return type == operator_type::join || type == operator_type::split;
 }
 
-/// Whether the operator binds exactly one input and one output tensor: every operator but JOIN and
-/// SPLIT (tensor arrays) and REVERSE_SUBSEQUENCES (a second input, its lengths). A consumer written
-/// for one input and one output buffer refuses the others (single_tensor_only).
-constexpr bool binds_one_input_and_output(operator_type type) noexcept {
-    return !binds_tensor_arrays(type) && type != operator_type::reverse_subsequences;
+/// Whether where an output element comes from depends on an input's values, not on the desc alone:
+/// REVERSE_SUBSEQUENCES's lengths, the gathers' indices. textbook::source_of needs the input
+/// buffers for these.
+constexpr bool has_data_dependent_mapping(operator_type type) noexcept {
+    switch (type) {
+    case operator_type::reverse_subsequences:
+    case operator_type::gather:
+    case operator_type::gather_elements:
+    case operator_type::gather_nd:
+    case operator_type::gather_nd1: return true;
+    default: return false;
+    }
 }
 
-/// Whether where an output element comes from depends on an input's values, not on the desc alone:
-/// REVERSE_SUBSEQUENCES's lengths. textbook::source_of needs the input buffers for these.
-constexpr bool has_data_dependent_mapping(operator_type type) noexcept { return type == operator_type::reverse_subsequences; }
+/// Whether the operator binds exactly one input and one output tensor: every operator but JOIN and
+/// SPLIT (tensor arrays) and those with a second input (REVERSE_SUBSEQUENCES's lengths, the
+/// gathers' indices). A consumer written for one input and one output buffer refuses the others
+/// (single_tensor_only).
+constexpr bool binds_one_input_and_output(operator_type type) noexcept {
+    return !binds_tensor_arrays(type) && !has_data_dependent_mapping(type);
+}
+
+/// Whether a desc is one of the gathers (GATHER, GATHER_ELEMENTS, GATHER_ND, GATHER_ND1).
+template <class Desc>
+inline constexpr bool is_gather_desc_v = std::is_same_v<Desc, gather_desc> || std::is_same_v<Desc, gather_elements_desc> ||
+                                         std::is_same_v<Desc, gather_nd_desc> || std::is_same_v<Desc, gather_nd1_desc>;
 
 /// Whether a desc binds exactly one input and one output (binds_one_input_and_output).
 template <class Desc>
@@ -300,6 +300,8 @@ std::vector<bound_tensor> inputs_of(const Desc& d) {
         return {{"InputGradientTensor", &d.input_tensor}};
     } else if constexpr (std::is_same_v<Desc, reverse_subsequences_desc>) {
         return {{"InputTensor", &d.input_tensor}, {"SequenceLengthsTensor", &d.sequence_lengths_tensor}};
+    } else if constexpr (is_gather_desc_v<Desc>) {
+        return {{"InputTensor", &d.input_tensor}, {"IndicesTensor", &d.indices_tensor}};
     } else {
         return {{"InputTensor", &d.input_tensor}};
     }
@@ -405,6 +407,10 @@ constexpr std::string_view to_string(operator_type type) noexcept {
     case operator_type::join: return "JOIN";
     case operator_type::split: return "SPLIT";
     case operator_type::reverse_subsequences: return "REVERSE_SUBSEQUENCES";
+    case operator_type::gather: return "GATHER";
+    case operator_type::gather_elements: return "GATHER_ELEMENTS";
+    case operator_type::gather_nd: return "GATHER_ND";
+    case operator_type::gather_nd1: return "GATHER_ND1";
     }
     return "UNKNOWN";
 }
@@ -456,7 +462,8 @@ constexpr std::optional<operator_type> parse_operator_type(std::string_view text
                             operator_type::space_to_depth1, operator_type::padding1,
                             operator_type::element_wise_identity, operator_type::slice_grad, operator_type::tile,
                             operator_type::upsample_2d, operator_type::join, operator_type::split,
-                            operator_type::reverse_subsequences})
+                            operator_type::reverse_subsequences, operator_type::gather, operator_type::gather_elements,
+                            operator_type::gather_nd, operator_type::gather_nd1})
         if (to_string(t) == text) return t;
     return std::nullopt;
 }
@@ -491,7 +498,10 @@ constexpr feature_level introduced_in(operator_type type) noexcept {
     case operator_type::slice1:
     case operator_type::depth_to_space1:
     case operator_type::space_to_depth1:
-    case operator_type::reverse_subsequences: return feature_level::fl_2_1;
+    case operator_type::reverse_subsequences:
+    case operator_type::gather_elements:
+    case operator_type::gather_nd: return feature_level::fl_2_1;
+    case operator_type::gather_nd1: return feature_level::fl_3_0;
     case operator_type::padding1: return feature_level::fl_5_0;
     case operator_type::slice_grad: return feature_level::fl_3_0;
     default: return feature_level::fl_1_0;
@@ -520,6 +530,10 @@ constexpr std::pair<std::uint32_t, std::uint32_t> dimension_count_range(operator
         return level >= feature_level::fl_4_0 ? std::pair{1u, 8u}
                : level >= feature_level::fl_3_0 ? std::pair{4u, 5u}
                                                 : std::pair{4u, 4u};
+    case operator_type::gather:
+    case operator_type::gather_elements:
+    case operator_type::gather_nd:
+    case operator_type::gather_nd1: return level >= feature_level::fl_3_0 ? std::pair{1u, 8u} : std::pair{4u, 4u};
     default: return {4u, 4u}; // the four depth/space operators
     }
 }
@@ -550,6 +564,10 @@ constexpr bool supports_data_type(operator_type op, feature_level level, data_ty
     case operator_type::upsample_2d: return is_float;
     case operator_type::reverse_subsequences: // from 2_1, its first level, with the 8-bit types
         return !is_64_bit || level >= feature_level::fl_5_0;
+    case operator_type::gather:
+    case operator_type::gather_elements:
+    case operator_type::gather_nd:
+    case operator_type::gather_nd1: return detail::indexed_supports_data_type(level, type);
     default: // PADDING and the depth/space operators
         if (is_64_bit) return level >= feature_level::fl_5_0;
         return is_float || level >= feature_level::fl_2_1;
@@ -557,12 +575,16 @@ constexpr bool supports_data_type(operator_type op, feature_level level, data_ty
 }
 
 /// Whether DirectML's tensor-support table lists `type` for the operator's index tensor at `level`
-/// (REVERSE_SUBSEQUENCES's SequenceLengthsTensor: UINT32, and UINT64 from 5_0). False for an
-/// operator without one.
+/// (REVERSE_SUBSEQUENCES's SequenceLengthsTensor: UINT32, and UINT64 from 5_0; the gathers'
+/// IndicesTensor: UINT32, and INT32, INT64, UINT64 from 3_0). False for an operator without one.
 constexpr bool supports_index_data_type(operator_type op, feature_level level, data_type type) noexcept {
     switch (op) {
     case operator_type::reverse_subsequences:
         return type == data_type::uint32 || (type == data_type::uint64 && level >= feature_level::fl_5_0);
+    case operator_type::gather:
+    case operator_type::gather_elements:
+    case operator_type::gather_nd:
+    case operator_type::gather_nd1: return detail::indexed_supports_index_type(level, type);
     default: return false;
     }
 }
@@ -960,6 +982,14 @@ template <class Desc> std::optional<std::string> check_desc(const Desc& d, featu
         return check_parts_desc(Desc::type, level, d.output_tensors, d.input_tensor, d.axis, true);
     } else if constexpr (std::is_same_v<Desc, reverse_subsequences_desc>) {
         return check_reverse_subsequences_desc(d, level);
+    } else if constexpr (std::is_same_v<Desc, gather_desc>) { // ops/gather.hpp's rules: never read the indices
+        return check_gather(to_string(Desc::type), d, level);
+    } else if constexpr (std::is_same_v<Desc, gather_elements_desc>) {
+        return check_gather_elements(to_string(Desc::type), d, level);
+    } else if constexpr (std::is_same_v<Desc, gather_nd_desc>) {
+        return check_gather_nd(to_string(Desc::type), d, level);
+    } else if constexpr (std::is_same_v<Desc, gather_nd1_desc>) {
+        return check_gather_nd1(to_string(Desc::type), d, level);
     } else if constexpr (std::is_same_v<Desc, padding1_desc>) {
         return check_padding_desc(Desc::type, level, d.input_tensor, d.output_tensor, d.padding_mode,
                                   d.padding_value_data_type, d.start_padding, d.end_padding);
@@ -1271,12 +1301,35 @@ inline void execute_reverse_subsequences(const operator_desc& desc, std::span<co
                              outputs[0].data(), d.axis, element_size(d.input_tensor.data_type));
 }
 
+/// The gathers over their three buffers after every check: ops/gather.hpp's byte-level forms,
+/// which check every index before the first write (an index outside its axis throws
+/// validation_error naming its coordinate and value, and nothing is written).
+inline void execute_gathers(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
+                            std::span<const std::span<std::byte>> outputs, feature_level level) {
+    throw_if(validate(desc, inputs, outputs, level));
+    if (inputs.size() != 2 || outputs.size() != 1) // validate() said so; the compiler does not know it
+        throw std::logic_error("execute_gathers: validate() accepted the wrong number of buffers");
+    std::visit(
+        [&](const auto& d) {
+            using desc_t = std::remove_cvref_t<decltype(d)>;
+            if constexpr (std::is_same_v<desc_t, gather_desc>) execute_gather(d, inputs[0], inputs[1], outputs[0], level);
+            else if constexpr (std::is_same_v<desc_t, gather_elements_desc>)
+                execute_gather_elements(d, inputs[0], inputs[1], outputs[0], level);
+            else if constexpr (std::is_same_v<desc_t, gather_nd_desc>) execute_gather_nd(d, inputs[0], inputs[1], outputs[0], level);
+            else if constexpr (std::is_same_v<desc_t, gather_nd1_desc>)
+                execute_gather_nd1(d, inputs[0], inputs[1], outputs[0], level);
+            else throw std::logic_error("execute_gathers: not a gather");
+        },
+        desc);
+}
+
 /// The descs that bind more than one input and one output tensor (binds_one_input_and_output is
 /// false), over one buffer per tensor after every check.
 inline void execute_several(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
                             std::span<const std::span<std::byte>> outputs, feature_level level) {
     if (binds_tensor_arrays(type_of(desc))) return execute_parts(desc, inputs, outputs, level);
-    return execute_reverse_subsequences(desc, inputs, outputs, level);
+    if (std::holds_alternative<reverse_subsequences_desc>(desc)) return execute_reverse_subsequences(desc, inputs, outputs, level);
+    return execute_gathers(desc, inputs, outputs, level);
 }
 } // namespace detail
 

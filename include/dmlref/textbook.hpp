@@ -362,12 +362,150 @@ inline void execute_reverse_subsequences(const reverse_subsequences_desc& d, std
     }
 }
 
+/// A logical output coordinate of the gathers: N + IndexDimensions - 1 entries may pass N.
+using wide_coordinate = std::array<std::ptrdiff_t, 2 * max_dimension_count>;
+
+/// The logical coordinate of output coordinate `o` (`n` entries) for a logical shape of `count`
+/// entries `sizes`, placed into the output as the gathers place it (operator-facts.md §10): a
+/// shorter shape is the last `count` entries of o; a longer one takes 0 at its first count - n
+/// entries of size 1 and the entries of o in order elsewhere.
+inline wide_coordinate logical_of(const wide_coordinate& sizes, std::size_t count, const coordinate& o, std::size_t n) {
+    wide_coordinate c{};
+    if (count <= n) {
+        for (std::size_t l = 0; l < count; ++l) c[l] = o[n - count + l];
+        return c;
+    }
+    std::size_t drop = count - n, j = 0;
+    for (std::size_t l = 0; l < count; ++l) {
+        if (drop > 0 && sizes[l] == 1) {
+            c[l] = 0;
+            --drop;
+        } else {
+            c[l] = o[j++];
+        }
+    }
+    return c;
+}
+
+/// The index at coordinate `at` of an index tensor at `base` (INT32, UINT32, INT64 or UINT64, all
+/// 64 bits of the wide ones), onto an axis of `size`: i + size for a negative signed index. Throws
+/// validation_error naming the operator, the index's coordinate and its value where that is
+/// outside [0, size).
+inline std::ptrdiff_t index_at(std::string_view op, const std::byte* base, const buffer_tensor_desc& t, const coordinate& at,
+                               std::ptrdiff_t size) {
+    const std::size_t width = element_size(t.data_type);
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, element_at(base, t, at, width), width);
+    const bool is_signed = t.data_type == data_type::int32 || t.data_type == data_type::int64;
+    std::string value;
+    if (is_signed) {
+        const std::int64_t v = width == 4 ? std::int64_t{static_cast<std::int32_t>(static_cast<std::uint32_t>(bits))}
+                                          : static_cast<std::int64_t>(bits);
+        const std::int64_t wrapped = v < 0 ? v + size : v;
+        if (wrapped >= 0 && wrapped < size) return static_cast<std::ptrdiff_t>(wrapped);
+        value = std::to_string(v);
+    } else {
+        if (bits < static_cast<std::uint64_t>(size)) return static_cast<std::ptrdiff_t>(bits);
+        value = std::to_string(bits);
+    }
+    std::string where;
+    for (std::size_t i = 0; i < t.sizes.size(); ++i) where += (i ? ", " : "") + std::to_string(at[i]);
+    throw validation_error(std::string("textbook ").append(op).append(": IndicesTensor[").append(where).append("] is ")
+                               .append(value).append(", outside an axis of ").append(std::to_string(size)));
+}
+
+/// GATHER (Axis a, IndexDimensions k): the logical output (p, q, r), p of length a, q of k, r of
+/// N - a - 1, is Out[p, q, r] = In[p, wrap(Indices[0..., q]), r]. The input coordinate of `o`.
+inline coordinate gather_source(const gather_desc& d, const std::byte* indices, const coordinate& o) {
+    const std::size_t n = d.output_tensor.sizes.size(), a = d.axis, k = d.index_dimensions;
+    wide_coordinate sizes{};
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < a; ++i) sizes[count++] = d.input_tensor.sizes[i];
+    for (std::size_t e = n - k; e < n; ++e) sizes[count++] = d.indices_tensor.sizes[e];
+    for (std::size_t i = a + 1; i < n; ++i) sizes[count++] = d.input_tensor.sizes[i];
+    const wide_coordinate c = logical_of(sizes, count, o, n);
+    coordinate at{}, s{}; // Indices[0..., q]
+    for (std::size_t e = 0; e < k; ++e) at[n - k + e] = c[a + e];
+    for (std::size_t i = 0; i < a; ++i) s[i] = c[i];
+    s[a] = index_at("GATHER", indices, d.indices_tensor, at, std::ptrdiff_t{d.input_tensor.sizes[a]});
+    for (std::size_t i = a + 1; i < n; ++i) s[i] = c[i - 1 + k];
+    return s;
+}
+
+/// GATHER_ELEMENTS (Axis a): Out[o] = In[o with o[a] -> wrap(Indices[o])].
+inline coordinate gather_elements_source(const gather_elements_desc& d, const std::byte* indices, const coordinate& o) {
+    coordinate s = o;
+    s[d.axis] = index_at("GATHER_ELEMENTS", indices, d.indices_tensor, o, std::ptrdiff_t{d.input_tensor.sizes[d.axis]});
+    return s;
+}
+
+/// GATHER_ND1 (I = InputDimensionCount, J = IndicesDimensionCount, B = BatchDimensionCount, T the
+/// last index size, R = I - B - T; GATHER_ND with B = 0): the logical output (b, q, r), b of length
+/// B, q of J - B - 1, r of R, is Out[b, q, r] = In[0..., b, t_0, ..., t_{T-1}, r] with
+/// t_m = wrap(Indices[0..., b, q, m]).
+inline coordinate gather_nd_source(std::string_view op, const buffer_tensor_desc& input, const buffer_tensor_desc& idx,
+                                   std::size_t ni, std::size_t nj, std::size_t b, const std::byte* indices, const coordinate& o) {
+    const std::size_t n = input.sizes.size(), t = idx.sizes[n - 1], r = ni - b - t;
+    wide_coordinate sizes{};
+    std::size_t count = 0;
+    for (std::size_t e = n - nj; e + 1 < n; ++e) sizes[count++] = idx.sizes[e];
+    for (std::size_t i = n - r; i < n; ++i) sizes[count++] = input.sizes[i];
+    const wide_coordinate c = logical_of(sizes, count, o, n);
+    coordinate at{}, s{};
+    for (std::size_t e = 0; e + 1 < nj; ++e) at[n - nj + e] = c[e]; // Indices[0..., b, q, m]
+    for (std::size_t e = 0; e < b; ++e) s[n - ni + e] = c[e];       // In[0..., b, ...]
+    for (std::size_t m = 0; m < t; ++m) {
+        at[n - 1] = static_cast<std::ptrdiff_t>(m);
+        const std::size_t axis = n - ni + b + m;
+        s[axis] = index_at(op, indices, idx, at, std::ptrdiff_t{input.sizes[axis]});
+    }
+    for (std::size_t e = 0; e < r; ++e) s[n - r + e] = c[nj - 1 + e]; // ..., r]
+    return s;
+}
+
+/// The input coordinate a gather's output coordinate `o` copies, reading the indices at `indices`.
+template <class Desc> coordinate gather_family_source(const Desc& d, const std::byte* indices, const coordinate& o) {
+    if constexpr (std::is_same_v<Desc, gather_desc>) {
+        return gather_source(d, indices, o);
+    } else if constexpr (std::is_same_v<Desc, gather_elements_desc>) {
+        return gather_elements_source(d, indices, o);
+    } else if constexpr (std::is_same_v<Desc, gather_nd_desc>) {
+        return gather_nd_source("GATHER_ND", d.input_tensor, d.indices_tensor, d.input_dimension_count,
+                                d.indices_dimension_count, 0, indices, o);
+    } else {
+        return gather_nd_source("GATHER_ND1", d.input_tensor, d.indices_tensor, d.input_dimension_count,
+                                d.indices_dimension_count, d.batch_dimension_count, indices, o);
+    }
+}
+
+/// A gather from its equation: every output coordinate in row-major order copies the input element
+/// gather_family_source names (an index out of range throws, the output partly written).
+template <class Desc>
+void execute_gather_family(const Desc& d, std::span<const std::span<const std::byte>> inputs,
+                           std::span<const std::span<std::byte>> outputs) {
+    const buffer_tensor_desc& out = d.output_tensor;
+    const std::size_t rank = out.sizes.size(), width = element_size(out.data_type);
+    coordinate o{};
+    const std::uint64_t count = element_count(out.sizes);
+    for (std::uint64_t k = 0; k < count; ++k) {
+        const coordinate s = gather_family_source(d, inputs[1].data(), o);
+        std::memcpy(const_cast<std::byte*>(element_at(outputs[0].data(), out, o, width)),
+                    element_at(inputs[0].data(), d.input_tensor, s, width), width);
+        for (std::size_t i = rank; i-- > 0;) { // the next coordinate, row-major
+            if (++o[i] < std::ptrdiff_t{out.sizes[i]}) break;
+            o[i] = 0;
+        }
+    }
+}
+
 /// The descs that bind more than one input and one output tensor, from their equations.
 template <class Desc>
 void execute_several(const Desc& d, std::span<const std::span<const std::byte>> inputs,
                      std::span<const std::span<std::byte>> outputs) {
     if constexpr (std::is_same_v<Desc, reverse_subsequences_desc>) {
         execute_reverse_subsequences(d, inputs, outputs);
+    } else if constexpr (is_gather_desc_v<Desc>) {
+        execute_gather_family(d, inputs, outputs);
     } else {
         execute_parts(d, inputs, outputs);
     }
@@ -515,13 +653,18 @@ inline source source_of(const operator_desc& desc, std::span<const std::span<con
         for (std::size_t k = 0; k < output_index; ++k) result.coordinates[p->axis] += p->output_tensors[k].sizes[p->axis];
         return result;
     }
+    if (has_data_dependent_mapping(type_of(desc))) { // the second input's values: pass its buffer
+        const auto ins = inputs_of(desc);
+        const buffer_tensor_desc& second = ins[1].desc();
+        if (inputs.size() != ins.size() || inputs[1].size() < second.total_tensor_size_in_bytes)
+            throw validation_error(dmlref::detail::message(
+                "{}: where an output element comes from depends on {}'s values; pass source_of the {} input buffers "
+                "({}, {} of at least {} bytes), not {}",
+                op, ins[1].field, ins.size(), ins[0].field, ins[1].field, second.total_tensor_size_in_bytes,
+                inputs.size()));
+    }
     if (const auto* r = std::get_if<reverse_subsequences_desc>(&desc)) { // the length at o with 0 on Axis
         const buffer_tensor_desc& lengths = r->sequence_lengths_tensor;
-        if (inputs.size() != 2 || inputs[1].size() < lengths.total_tensor_size_in_bytes)
-            throw validation_error(dmlref::detail::message(
-                "{}: where an output element comes from depends on SequenceLengthsTensor's values; pass source_of "
-                "the 2 input buffers (InputTensor, SequenceLengthsTensor of at least {} bytes), not {}",
-                op, lengths.total_tensor_size_in_bytes, inputs.size()));
         detail::coordinate at = o;
         at[r->axis] = 0;
         source result{source_kind::input, std::vector<std::uint32_t>(output_coordinate), 0};
@@ -531,7 +674,10 @@ inline source source_of(const operator_desc& desc, std::span<const std::span<con
     }
     const bool from_input = std::visit(
         [&](const auto& d) {
-            if constexpr (is_single_tensor_desc_v<std::remove_cvref_t<decltype(d)>>) {
+            if constexpr (is_gather_desc_v<std::remove_cvref_t<decltype(d)>>) {
+                s = detail::gather_family_source(d, inputs[1].data(), o);
+                return true;
+            } else if constexpr (is_single_tensor_desc_v<std::remove_cvref_t<decltype(d)>>) {
                 return detail::source_in(d, o, s);
             } else {
                 return false; // handled above
