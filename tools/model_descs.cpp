@@ -96,6 +96,26 @@ operator_desc operator_desc_field(operator_type type, const json& d, const at& w
         g.batch_dimension_count = u32("BatchDimensionCount");
         return g;
     }
+    case operator_type::scatter_elements: { // DxDispatch's DML_OPERATOR_SCATTER: every field required
+        only_keys(d, where, {"InputTensor", "IndicesTensor", "UpdatesTensor", "OutputTensor", "Axis"});
+        scatter_elements_desc s{in(), indices(), tensor_desc(require(d, where, "UpdatesTensor"), where / "UpdatesTensor"), out(), 0};
+        s.axis = u32("Axis");
+        return s;
+    }
+    case operator_type::scatter_nd: {
+        only_keys(d, where, {"InputTensor", "IndicesTensor", "UpdatesTensor", "OutputTensor", "InputDimensionCount",
+                             "IndicesDimensionCount"});
+        scatter_nd_desc s{in(), indices(), tensor_desc(require(d, where, "UpdatesTensor"), where / "UpdatesTensor"), out(), 0, 0};
+        s.input_dimension_count = u32("InputDimensionCount");
+        s.indices_dimension_count = u32("IndicesDimensionCount");
+        return s;
+    }
+    case operator_type::one_hot: {
+        only_keys(d, where, {"IndicesTensor", "ValuesTensor", "OutputTensor", "Axis"});
+        one_hot_desc h{indices(), tensor_desc(require(d, where, "ValuesTensor"), where / "ValuesTensor"), out(), 0};
+        h.axis = u32("Axis");
+        return h;
+    }
     case operator_type::reverse_subsequences: { // DxDispatch: all four fields required
         only_keys(d, where, {"InputTensor", "SequenceLengthsTensor", "OutputTensor", "Axis"});
         reverse_subsequences_desc r{in(), tensor_desc(require(d, where, "SequenceLengthsTensor"), where / "SequenceLengthsTensor"),
@@ -272,14 +292,14 @@ json desc_json(const operator_desc& desc) {
     if (const auto* r = std::get_if<reverse_subsequences_desc>(&desc))
         return {{"InputTensor", tensor_json(r->input_tensor)}, {"SequenceLengthsTensor", tensor_json(r->sequence_lengths_tensor)},
                 {"OutputTensor", tensor_json(r->output_tensor)}, {"Axis", r->axis}};
-    if (!binds_one_input_and_output(type_of(desc))) // the gathers: the three tensors, then their fields
-        return std::visit(
-            [](const auto& g) -> json {
+    if (!binds_one_input_and_output(type_of(desc))) { // the indexed operators: each tensor by its field, then the rest
+        json j = json::object();
+        for (const auto& t : inputs_of(desc)) j[t.field] = tensor_json(t.desc());
+        for (const auto& t : outputs_of(desc)) j[t.field] = tensor_json(t.desc());
+        std::visit(
+            [&](const auto& g) {
                 using D = std::remove_cvref_t<decltype(g)>;
-                json j = json::object();
-                if constexpr (is_gather_desc_v<D>) {
-                    j = {{"InputTensor", tensor_json(g.input_tensor)}, {"IndicesTensor", tensor_json(g.indices_tensor)},
-                         {"OutputTensor", tensor_json(g.output_tensor)}};
+                if constexpr (is_gather_desc_v<D> || is_scatter_desc_v<D> || std::is_same_v<D, one_hot_desc>) {
                     if constexpr (requires { g.axis; }) j["Axis"] = g.axis;
                     if constexpr (std::is_same_v<D, gather_desc>) j["IndexDimensions"] = g.index_dimensions;
                     if constexpr (requires { g.input_dimension_count; }) {
@@ -288,9 +308,10 @@ json desc_json(const operator_desc& desc) {
                     }
                     if constexpr (std::is_same_v<D, gather_nd1_desc>) j["BatchDimensionCount"] = g.batch_dimension_count;
                 }
-                return j;
             },
             desc);
+        return j;
+    }
     return std::visit(
         dmlref::single_tensor_only{"the model writer", [](const auto& d) {
             using D = std::remove_cvref_t<decltype(d)>;
@@ -342,7 +363,9 @@ json desc_json(const operator_desc& desc) {
 
 /// {"type": "DML_OPERATOR_...", "desc": {...}}: a model's dispatchable.
 json dispatchable_object(const operator_desc& desc) {
-    return {{"type", "DML_OPERATOR_" + std::string(to_string(type_of(desc)))}, {"desc", desc_json(desc)}};
+    // SCATTER_ELEMENTS under its older name, the only one DxDispatch reads.
+    const std::string_view name = type_of(desc) == operator_type::scatter_elements ? "SCATTER" : to_string(type_of(desc));
+    return {{"type", "DML_OPERATOR_" + std::string(name)}, {"desc", desc_json(desc)}};
 }
 
 } // namespace

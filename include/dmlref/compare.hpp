@@ -144,7 +144,8 @@ private:
             low_name_ = "first window step on axis {}";
             high_name_ = "last window step on axis {}";
             interior_ = "window interior";
-        } else if constexpr (std::is_same_v<D, element_wise_identity_desc> || is_gather_desc_v<D>) {
+        } else if constexpr (std::is_same_v<D, element_wise_identity_desc> || is_gather_desc_v<D> || is_scatter_desc_v<D> ||
+                             std::is_same_v<D, one_hot_desc>) {
             // The first and last coordinate of each axis: where a wrong stride or extent shows first.
             for (std::uint32_t s : d.output_tensor.sizes) {
                 low_.push_back(s > 1 ? 1 : 0);

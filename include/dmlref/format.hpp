@@ -166,10 +166,12 @@ inline std::string to_string(const operator_desc& desc) {
                 text += fmt::format("{}: {}", outputs_of(d).front().field, to_string(d.output_tensor));
             }
             if constexpr (std::is_same_v<D, reverse_subsequences_desc> || std::is_same_v<D, gather_desc> ||
-                          std::is_same_v<D, gather_elements_desc>)
+                          std::is_same_v<D, gather_elements_desc> || std::is_same_v<D, scatter_elements_desc> ||
+                          std::is_same_v<D, one_hot_desc>)
                 text += fmt::format(", Axis: {}", d.axis);
             if constexpr (std::is_same_v<D, gather_desc>) text += fmt::format(", IndexDimensions: {}", d.index_dimensions);
-            if constexpr (std::is_same_v<D, gather_nd_desc> || std::is_same_v<D, gather_nd1_desc>)
+            if constexpr (std::is_same_v<D, gather_nd_desc> || std::is_same_v<D, gather_nd1_desc> ||
+                          std::is_same_v<D, scatter_nd_desc>)
                 text += fmt::format(", InputDimensionCount: {}, IndicesDimensionCount: {}", d.input_dimension_count,
                                     d.indices_dimension_count);
             if constexpr (std::is_same_v<D, gather_nd1_desc>)

@@ -30,8 +30,10 @@
 #include "ops/gather.hpp"
 #include "ops/identity.hpp"
 #include "ops/join_split.hpp"
+#include "ops/one_hot.hpp"
 #include "ops/padding.hpp"
 #include "ops/reverse_subsequences.hpp"
+#include "ops/scatter.hpp"
 #include "ops/slice.hpp"
 #include "ops/slice_grad.hpp"
 #include "ops/tile.hpp"
@@ -235,7 +237,7 @@ using operator_desc = std::variant<depth_to_space_desc, depth_to_space1_desc, sp
                                    space_to_depth1_desc, slice_desc, slice1_desc, padding_desc, padding1_desc,
                                    element_wise_identity_desc, slice_grad_desc, tile_desc, upsample_2d_desc, join_desc,
                                    split_desc, reverse_subsequences_desc, gather_desc, gather_elements_desc, gather_nd_desc,
-                                   gather_nd1_desc>;
+                                   gather_nd1_desc, scatter_elements_desc, scatter_nd_desc, one_hot_desc>;
 
 /// One tensor that a desc binds: its field as DirectML names it ("InputTensor", "InputTensors[2]",
 /// "OutputGradientTensor") and its desc, which the operator desc owns.
@@ -253,22 +255,25 @@ constexpr bool binds_tensor_arrays(operator_type type) noexcept {
 }
 
 /// Whether where an output element comes from depends on an input's values, not on the desc alone:
-/// REVERSE_SUBSEQUENCES's lengths, the gathers' indices. textbook::source_of needs the input
-/// buffers for these.
+/// REVERSE_SUBSEQUENCES's lengths, the indexed operators' indices. textbook::source_of needs the
+/// input buffers for these.
 constexpr bool has_data_dependent_mapping(operator_type type) noexcept {
     switch (type) {
     case operator_type::reverse_subsequences:
     case operator_type::gather:
     case operator_type::gather_elements:
     case operator_type::gather_nd:
-    case operator_type::gather_nd1: return true;
+    case operator_type::gather_nd1:
+    case operator_type::scatter_elements:
+    case operator_type::scatter_nd:
+    case operator_type::one_hot: return true;
     default: return false;
     }
 }
 
 /// Whether the operator binds exactly one input and one output tensor: every operator but JOIN and
 /// SPLIT (tensor arrays) and those with a second input (REVERSE_SUBSEQUENCES's lengths, the
-/// gathers' indices). A consumer written for one input and one output buffer refuses the others
+/// indexed operators' indices). A consumer written for one input and one output buffer refuses the others
 /// (single_tensor_only).
 constexpr bool binds_one_input_and_output(operator_type type) noexcept {
     return !binds_tensor_arrays(type) && !has_data_dependent_mapping(type);
@@ -278,6 +283,10 @@ constexpr bool binds_one_input_and_output(operator_type type) noexcept {
 template <class Desc>
 inline constexpr bool is_gather_desc_v = std::is_same_v<Desc, gather_desc> || std::is_same_v<Desc, gather_elements_desc> ||
                                          std::is_same_v<Desc, gather_nd_desc> || std::is_same_v<Desc, gather_nd1_desc>;
+
+/// Whether a desc is one of the scatters (SCATTER_ELEMENTS, SCATTER_ND).
+template <class Desc>
+inline constexpr bool is_scatter_desc_v = std::is_same_v<Desc, scatter_elements_desc> || std::is_same_v<Desc, scatter_nd_desc>;
 
 /// Whether a desc binds exactly one input and one output (binds_one_input_and_output).
 template <class Desc>
@@ -302,6 +311,10 @@ std::vector<bound_tensor> inputs_of(const Desc& d) {
         return {{"InputTensor", &d.input_tensor}, {"SequenceLengthsTensor", &d.sequence_lengths_tensor}};
     } else if constexpr (is_gather_desc_v<Desc>) {
         return {{"InputTensor", &d.input_tensor}, {"IndicesTensor", &d.indices_tensor}};
+    } else if constexpr (is_scatter_desc_v<Desc>) {
+        return {{"InputTensor", &d.input_tensor}, {"IndicesTensor", &d.indices_tensor}, {"UpdatesTensor", &d.updates_tensor}};
+    } else if constexpr (std::is_same_v<Desc, one_hot_desc>) {
+        return {{"IndicesTensor", &d.indices_tensor}, {"ValuesTensor", &d.values_tensor}};
     } else {
         return {{"InputTensor", &d.input_tensor}};
     }
@@ -370,13 +383,14 @@ template <class F> struct single_tensor_only {
 };
 template <class F> single_tensor_only(std::string_view, F) -> single_tensor_only<F>;
 
-/// The data type that the desc moves: its input's (JOIN's output's; validation holds every tensor to
-/// it). Allocates nothing, as execute() does not.
+/// The data type that the desc moves: its input's (JOIN's and ONE_HOT's output's; validation holds
+/// the data tensors to it). Allocates nothing, as execute() does not.
 inline data_type data_type_of(const operator_desc& desc) noexcept {
     return std::visit(
         [](const auto& d) {
-            if constexpr (std::is_same_v<std::remove_cvref_t<decltype(d)>, join_desc>) {
-                return d.output_tensor.data_type; // InputCount may be 0; validation holds the inputs to it
+            using desc_t = std::remove_cvref_t<decltype(d)>;
+            if constexpr (std::is_same_v<desc_t, join_desc> || std::is_same_v<desc_t, one_hot_desc>) {
+                return d.output_tensor.data_type; // InputCount may be 0; ONE_HOT's input is its indices
             } else {
                 return d.input_tensor.data_type;
             }
@@ -411,6 +425,9 @@ constexpr std::string_view to_string(operator_type type) noexcept {
     case operator_type::gather_elements: return "GATHER_ELEMENTS";
     case operator_type::gather_nd: return "GATHER_ND";
     case operator_type::gather_nd1: return "GATHER_ND1";
+    case operator_type::scatter_elements: return "SCATTER_ELEMENTS";
+    case operator_type::scatter_nd: return "SCATTER_ND";
+    case operator_type::one_hot: return "ONE_HOT";
     }
     return "UNKNOWN";
 }
@@ -454,16 +471,19 @@ constexpr std::string_view to_string(tensor_flags flags) noexcept {
     return "UNKNOWN";
 }
 
-/// Parses "SLICE1" or "DML_OPERATOR_SLICE1".
+/// Parses "SLICE1" or "DML_OPERATOR_SLICE1"; "SCATTER", DirectML's older name of SCATTER_ELEMENTS
+/// (and the only one DxDispatch reads), too.
 constexpr std::optional<operator_type> parse_operator_type(std::string_view text) noexcept {
     text = strip_prefix(text, "DML_OPERATOR_");
+    if (text == "SCATTER") return operator_type::scatter_elements;
     for (operator_type t : {operator_type::slice, operator_type::padding, operator_type::space_to_depth,
                             operator_type::depth_to_space, operator_type::slice1, operator_type::depth_to_space1,
                             operator_type::space_to_depth1, operator_type::padding1,
                             operator_type::element_wise_identity, operator_type::slice_grad, operator_type::tile,
                             operator_type::upsample_2d, operator_type::join, operator_type::split,
                             operator_type::reverse_subsequences, operator_type::gather, operator_type::gather_elements,
-                            operator_type::gather_nd, operator_type::gather_nd1})
+                            operator_type::gather_nd, operator_type::gather_nd1, operator_type::scatter_elements,
+                            operator_type::scatter_nd, operator_type::one_hot})
         if (to_string(t) == text) return t;
     return std::nullopt;
 }
@@ -500,8 +520,11 @@ constexpr feature_level introduced_in(operator_type type) noexcept {
     case operator_type::space_to_depth1:
     case operator_type::reverse_subsequences:
     case operator_type::gather_elements:
-    case operator_type::gather_nd: return feature_level::fl_2_1;
+    case operator_type::gather_nd:
+    case operator_type::scatter_nd: return feature_level::fl_2_1;
     case operator_type::gather_nd1: return feature_level::fl_3_0;
+    case operator_type::scatter_elements: // the header and the feature-level history; its page says 1_0
+    case operator_type::one_hot: return feature_level::fl_2_0;
     case operator_type::padding1: return feature_level::fl_5_0;
     case operator_type::slice_grad: return feature_level::fl_3_0;
     default: return feature_level::fl_1_0;
@@ -533,7 +556,10 @@ constexpr std::pair<std::uint32_t, std::uint32_t> dimension_count_range(operator
     case operator_type::gather:
     case operator_type::gather_elements:
     case operator_type::gather_nd:
-    case operator_type::gather_nd1: return level >= feature_level::fl_3_0 ? std::pair{1u, 8u} : std::pair{4u, 4u};
+    case operator_type::gather_nd1:
+    case operator_type::scatter_elements:
+    case operator_type::scatter_nd:
+    case operator_type::one_hot: return level >= feature_level::fl_3_0 ? std::pair{1u, 8u} : std::pair{4u, 4u};
     default: return {4u, 4u}; // the four depth/space operators
     }
 }
@@ -567,7 +593,10 @@ constexpr bool supports_data_type(operator_type op, feature_level level, data_ty
     case operator_type::gather:
     case operator_type::gather_elements:
     case operator_type::gather_nd:
-    case operator_type::gather_nd1: return detail::indexed_supports_data_type(level, type);
+    case operator_type::gather_nd1:
+    case operator_type::scatter_elements:
+    case operator_type::scatter_nd:
+    case operator_type::one_hot: return detail::indexed_supports_data_type(level, type);
     default: // PADDING and the depth/space operators
         if (is_64_bit) return level >= feature_level::fl_5_0;
         return is_float || level >= feature_level::fl_2_1;
@@ -576,7 +605,8 @@ constexpr bool supports_data_type(operator_type op, feature_level level, data_ty
 
 /// Whether DirectML's tensor-support table lists `type` for the operator's index tensor at `level`
 /// (REVERSE_SUBSEQUENCES's SequenceLengthsTensor: UINT32, and UINT64 from 5_0; the gathers'
-/// IndicesTensor: UINT32, and INT32, INT64, UINT64 from 3_0). False for an operator without one.
+/// IndicesTensor, and the scatters' and ONE_HOT's: UINT32, and INT32, INT64, UINT64 from 3_0). False
+/// for an operator without one.
 constexpr bool supports_index_data_type(operator_type op, feature_level level, data_type type) noexcept {
     switch (op) {
     case operator_type::reverse_subsequences:
@@ -584,7 +614,10 @@ constexpr bool supports_index_data_type(operator_type op, feature_level level, d
     case operator_type::gather:
     case operator_type::gather_elements:
     case operator_type::gather_nd:
-    case operator_type::gather_nd1: return detail::indexed_supports_index_type(level, type);
+    case operator_type::gather_nd1:
+    case operator_type::scatter_elements:
+    case operator_type::scatter_nd:
+    case operator_type::one_hot: return detail::indexed_supports_index_type(level, type);
     default: return false;
     }
 }
@@ -990,6 +1023,12 @@ template <class Desc> std::optional<std::string> check_desc(const Desc& d, featu
         return check_gather_nd(to_string(Desc::type), d, level);
     } else if constexpr (std::is_same_v<Desc, gather_nd1_desc>) {
         return check_gather_nd1(to_string(Desc::type), d, level);
+    } else if constexpr (std::is_same_v<Desc, scatter_elements_desc>) { // ops/scatter.hpp's and ops/one_hot.hpp's rules
+        return check_scatter_elements(to_string(Desc::type), d, level);
+    } else if constexpr (std::is_same_v<Desc, scatter_nd_desc>) {
+        return check_scatter_nd(to_string(Desc::type), d, level);
+    } else if constexpr (std::is_same_v<Desc, one_hot_desc>) {
+        return check_one_hot(to_string(Desc::type), d, level);
     } else if constexpr (std::is_same_v<Desc, padding1_desc>) {
         return check_padding_desc(Desc::type, level, d.input_tensor, d.output_tensor, d.padding_mode,
                                   d.padding_value_data_type, d.start_padding, d.end_padding);
@@ -1301,14 +1340,15 @@ inline void execute_reverse_subsequences(const operator_desc& desc, std::span<co
                              outputs[0].data(), d.axis, element_size(d.input_tensor.data_type));
 }
 
-/// The gathers over their three buffers after every check: ops/gather.hpp's byte-level forms,
-/// which check every index before the first write (an index outside its axis throws
-/// validation_error naming its coordinate and value, and nothing is written).
-inline void execute_gathers(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
+/// The indexed operators over their buffers after every check: the byte-level forms of
+/// ops/gather.hpp, ops/scatter.hpp and ops/one_hot.hpp. The gathers and scatters check every index
+/// before the first write (one outside its axis throws validation_error naming its coordinate and
+/// value, and nothing is written); ONE_HOT's out-of-range indices give OffValue, as documented.
+inline void execute_indexed(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
                             std::span<const std::span<std::byte>> outputs, feature_level level) {
     throw_if(validate(desc, inputs, outputs, level));
-    if (inputs.size() != 2 || outputs.size() != 1) // validate() said so; the compiler does not know it
-        throw std::logic_error("execute_gathers: validate() accepted the wrong number of buffers");
+    if (inputs.size() < 2 || outputs.size() != 1) // validate() said so; the compiler does not know it
+        throw std::logic_error("execute_indexed: validate() accepted the wrong number of buffers");
     std::visit(
         [&](const auto& d) {
             using desc_t = std::remove_cvref_t<decltype(d)>;
@@ -1318,7 +1358,13 @@ inline void execute_gathers(const operator_desc& desc, std::span<const std::span
             else if constexpr (std::is_same_v<desc_t, gather_nd_desc>) execute_gather_nd(d, inputs[0], inputs[1], outputs[0], level);
             else if constexpr (std::is_same_v<desc_t, gather_nd1_desc>)
                 execute_gather_nd1(d, inputs[0], inputs[1], outputs[0], level);
-            else throw std::logic_error("execute_gathers: not a gather");
+            else if constexpr (std::is_same_v<desc_t, one_hot_desc>) execute_one_hot(d, inputs[0], inputs[1], outputs[0], level);
+            else if constexpr (is_scatter_desc_v<desc_t>) {
+                if (inputs.size() != 3) throw std::logic_error("execute_indexed: validate() accepted the wrong number of buffers");
+                if constexpr (std::is_same_v<desc_t, scatter_elements_desc>)
+                    execute_scatter_elements(d, inputs[0], inputs[1], inputs[2], outputs[0], level);
+                else execute_scatter_nd(d, inputs[0], inputs[1], inputs[2], outputs[0], level);
+            } else throw std::logic_error("execute_indexed: not an indexed operator");
         },
         desc);
 }
@@ -1329,7 +1375,7 @@ inline void execute_several(const operator_desc& desc, std::span<const std::span
                             std::span<const std::span<std::byte>> outputs, feature_level level) {
     if (binds_tensor_arrays(type_of(desc))) return execute_parts(desc, inputs, outputs, level);
     if (std::holds_alternative<reverse_subsequences_desc>(desc)) return execute_reverse_subsequences(desc, inputs, outputs, level);
-    return execute_gathers(desc, inputs, outputs, level);
+    return execute_indexed(desc, inputs, outputs, level);
 }
 } // namespace detail
 

@@ -1,7 +1,7 @@
 #pragma once
 /// \file operator_type.hpp
 /// DML_OPERATOR_TYPE's values for the operators dmlref implements: operator.hpp's desc layer and
-/// the ops headers whose descs it takes (ops/gather.hpp) both name them.
+/// the ops headers whose descs it takes (ops/gather.hpp, ops/scatter.hpp, ops/one_hot.hpp) name them.
 
 #include <cstdint>
 
@@ -19,9 +19,12 @@ enum class operator_type : std::uint32_t {
     space_to_depth = 68,
     depth_to_space = 69,
     tile = 70,
+    scatter_elements = 94, ///< DML_OPERATOR_SCATTER_ELEMENTS, also named DML_OPERATOR_SCATTER
+    one_hot = 95,
     reverse_subsequences = 106,
     gather_elements = 107,
     gather_nd = 108,
+    scatter_nd = 109,
     slice1 = 111,
     depth_to_space1 = 113,
     space_to_depth1 = 114,

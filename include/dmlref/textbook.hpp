@@ -195,18 +195,34 @@ enum class source_kind {
 struct source {
     source_kind kind = source_kind::input;
     std::vector<std::uint32_t> coordinates; ///< the input coordinate; empty for the padding constant and zero
-    std::size_t input = 0;                  ///< which input: JOIN's InputTensors index; 0 for every other operator
+    /// Which input, in binding order (inputs_of): JOIN's InputTensors index, a scatter's
+    /// UpdatesTensor (2), ONE_HOT's ValuesTensor (1); 0 (InputTensor) otherwise.
+    std::size_t input = 0;
 
     bool is_padding_constant() const noexcept { return kind == source_kind::padding_constant; }
     bool is_zero() const noexcept { return kind == source_kind::zero; }
     friend bool operator==(const source&, const source&) = default;
 };
 
-/// "input [0, 1, 0, 3]", "InputTensors[2] [0, 1]" (a JOIN input after the first) or "the padding constant".
+/// "input [0, 1, 0, 3]", "InputTensors[2] [0, 1]" (a JOIN input after the first) or "the padding constant";
+/// to_string(s, desc) names the input by the desc's field.
 inline std::string to_string(const source& s) {
     if (s.is_padding_constant()) return "the padding constant";
     if (s.is_zero()) return "zero";
     std::string text = s.input == 0 ? "input [" : "InputTensors[" + std::to_string(s.input) + "] [";
+    for (std::size_t i = 0; i < s.coordinates.size(); ++i) {
+        if (i > 0) text.append(", ");
+        text.append(std::to_string(s.coordinates[i]));
+    }
+    return text.append("]");
+}
+
+/// `s` with the input named by `desc`'s field: "UpdatesTensor [1, 0]", "ValuesTensor [0, 1]",
+/// "InputTensor [2]".
+inline std::string to_string(const source& s, const operator_desc& desc) {
+    if (s.kind != source_kind::input) return to_string(s);
+    const auto ins = inputs_of(desc);
+    std::string text = s.input < ins.size() ? ins[s.input].field + " [" : "input [";
     for (std::size_t i = 0; i < s.coordinates.size(); ++i) {
         if (i > 0) text.append(", ");
         text.append(std::to_string(s.coordinates[i]));
@@ -432,11 +448,17 @@ inline coordinate gather_source(const gather_desc& d, const std::byte* indices, 
     return s;
 }
 
-/// GATHER_ELEMENTS (Axis a): Out[o] = In[o with o[a] -> wrap(Indices[o])].
-inline coordinate gather_elements_source(const gather_elements_desc& d, const std::byte* indices, const coordinate& o) {
+/// GATHER_ELEMENTS (Axis a): Out[o] = In[o with o[a] -> wrap(Indices[o])]; SCATTER_ELEMENTS's
+/// target the same with the output as `sized` (the tensor the index addresses).
+inline coordinate elements_coordinate(std::string_view op, const buffer_tensor_desc& sized, const buffer_tensor_desc& idx,
+                                      std::size_t axis, const std::byte* indices, const coordinate& o) {
     coordinate s = o;
-    s[d.axis] = index_at("GATHER_ELEMENTS", indices, d.indices_tensor, o, std::ptrdiff_t{d.input_tensor.sizes[d.axis]});
+    s[axis] = index_at(op, indices, idx, o, std::ptrdiff_t{sized.sizes[axis]});
     return s;
+}
+
+inline coordinate gather_elements_source(const gather_elements_desc& d, const std::byte* indices, const coordinate& o) {
+    return elements_coordinate("GATHER_ELEMENTS", d.input_tensor, d.indices_tensor, d.axis, indices, o);
 }
 
 /// GATHER_ND1 (I = InputDimensionCount, J = IndicesDimensionCount, B = BatchDimensionCount, T the
@@ -498,6 +520,91 @@ void execute_gather_family(const Desc& d, std::span<const std::span<const std::b
     }
 }
 
+/// The output coordinate a scatter writes update coordinate `u` to: SCATTER_ELEMENTS
+/// Out[u with u[Axis] -> wrap(Indices[u])]; SCATTER_ND (R = I - T) Out[0..., t_0, ..., t_{T-1}, r]
+/// for the update (q, r), t = wrap(Indices[0..., q, 0..T)): GATHER_ND's source equation with the
+/// output in the input's place and the updates in the output's.
+template <class Desc> coordinate scatter_target(const Desc& d, const std::byte* indices, const coordinate& u) {
+    if constexpr (std::is_same_v<Desc, scatter_elements_desc>) {
+        return elements_coordinate("SCATTER_ELEMENTS", d.output_tensor, d.indices_tensor, d.axis, indices, u);
+    } else {
+        return gather_nd_source("SCATTER_ND", d.output_tensor, d.indices_tensor, d.input_dimension_count,
+                                d.indices_dimension_count, 0, indices, u);
+    }
+}
+
+/// Calls `f(c)` for every coordinate of `sizes`, row-major.
+template <class F> void for_each_coordinate_of(const std::vector<std::uint32_t>& sizes, F f) {
+    coordinate c{};
+    const std::uint64_t count = element_count(sizes);
+    for (std::uint64_t k = 0; k < count; ++k) {
+        f(static_cast<const coordinate&>(c));
+        for (std::size_t i = sizes.size(); i-- > 0;) {
+            if (++c[i] < std::ptrdiff_t{sizes[i]}) break;
+            c[i] = 0;
+        }
+    }
+}
+
+/// A scatter from its equation: the output is the input, element by element; then each update, in
+/// row-major order of the updates, lands on scatter_target's element (of duplicate targets the last
+/// update stays: dmlref's rule, operator-facts.md §22). An index out of range throws.
+template <class Desc>
+void execute_scatter_family(const Desc& d, std::span<const std::span<const std::byte>> inputs,
+                            std::span<const std::span<std::byte>> outputs) {
+    const buffer_tensor_desc& out = d.output_tensor;
+    const std::size_t width = element_size(out.data_type);
+    for_each_coordinate_of(out.sizes, [&](const coordinate& o) {
+        std::memcpy(const_cast<std::byte*>(element_at(outputs[0].data(), out, o, width)),
+                    element_at(inputs[0].data(), d.input_tensor, o, width), width);
+    });
+    for_each_coordinate_of(d.updates_tensor.sizes, [&](const coordinate& u) {
+        const coordinate t = scatter_target(d, inputs[1].data(), u);
+        std::memcpy(const_cast<std::byte*>(element_at(outputs[0].data(), out, t, width)),
+                    element_at(inputs[2].data(), d.updates_tensor, u, width), width);
+    });
+}
+
+/// ONE_HOT at output coordinate `o`: the coordinate of ValuesTensor it copies. With i the index at o
+/// with 0 on Axis and i' = i + Out.Sizes[Axis] for a negative signed i: OnValue (coordinate 1 on
+/// ValuesTensor's innermost axis of size above 1, 0 elsewhere) where o[Axis] = i', OffValue
+/// (coordinate 0) elsewhere, and on the whole sequence where i' is outside [0, Out.Sizes[Axis]).
+inline coordinate one_hot_value(const one_hot_desc& d, const std::byte* indices, const coordinate& o) {
+    coordinate at = o, value{};
+    at[d.axis] = 0;
+    const buffer_tensor_desc& idx = d.indices_tensor;
+    const std::size_t width = element_size(idx.data_type);
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, element_at(indices, idx, at, width), width);
+    const auto size = std::int64_t{d.output_tensor.sizes[d.axis]};
+    bool hot = false;
+    if (idx.data_type == data_type::int32 || idx.data_type == data_type::int64) {
+        const std::int64_t v = width == 4 ? std::int64_t{static_cast<std::int32_t>(static_cast<std::uint32_t>(bits))}
+                                          : static_cast<std::int64_t>(bits);
+        const std::int64_t i = v < 0 ? v + size : v;
+        hot = i >= 0 && i < size && i == o[d.axis];
+    } else {
+        hot = bits < static_cast<std::uint64_t>(size) && static_cast<std::int64_t>(bits) == o[d.axis];
+    }
+    if (hot)
+        for (std::size_t i = d.values_tensor.sizes.size(); i-- > 0;)
+            if (d.values_tensor.sizes[i] > 1) {
+                value[i] = 1;
+                break;
+            }
+    return value;
+}
+
+/// ONE_HOT from its equation, one output element at a time.
+inline void execute_one_hot(const one_hot_desc& d, std::span<const std::span<const std::byte>> inputs,
+                            std::span<const std::span<std::byte>> outputs) {
+    const std::size_t width = element_size(d.output_tensor.data_type);
+    for_each_coordinate_of(d.output_tensor.sizes, [&](const coordinate& o) {
+        std::memcpy(const_cast<std::byte*>(element_at(outputs[0].data(), d.output_tensor, o, width)),
+                    element_at(inputs[1].data(), d.values_tensor, one_hot_value(d, inputs[0].data(), o), width), width);
+    });
+}
+
 /// The descs that bind more than one input and one output tensor, from their equations.
 template <class Desc>
 void execute_several(const Desc& d, std::span<const std::span<const std::byte>> inputs,
@@ -506,6 +613,10 @@ void execute_several(const Desc& d, std::span<const std::span<const std::byte>> 
         execute_reverse_subsequences(d, inputs, outputs);
     } else if constexpr (is_gather_desc_v<Desc>) {
         execute_gather_family(d, inputs, outputs);
+    } else if constexpr (is_scatter_desc_v<Desc>) {
+        execute_scatter_family(d, inputs, outputs);
+    } else if constexpr (std::is_same_v<Desc, one_hot_desc>) {
+        execute_one_hot(d, inputs, outputs);
     } else {
         execute_parts(d, inputs, outputs);
     }
@@ -672,6 +783,30 @@ inline source source_of(const operator_desc& desc, std::span<const std::span<con
             o[r->axis], detail::length_at(inputs[1].data(), lengths, at), std::ptrdiff_t{r->input_tensor.sizes[r->axis]}));
         return result;
     }
+    if (const auto* h = std::get_if<one_hot_desc>(&desc)) { // OffValue or OnValue
+        const detail::coordinate v = detail::one_hot_value(*h, inputs[0].data(), o);
+        source result{source_kind::input, std::vector<std::uint32_t>(h->values_tensor.sizes.size()), 1};
+        for (std::size_t i = 0; i < result.coordinates.size(); ++i) result.coordinates[i] = static_cast<std::uint32_t>(v[i]);
+        return result;
+    }
+    if (const std::optional<source> written = std::visit( // a scatter: the last update that lands on o, else the input's element
+            [&](const auto& d) -> std::optional<source> {
+                if constexpr (is_scatter_desc_v<std::remove_cvref_t<decltype(d)>>) {
+                    source result{source_kind::input, std::vector<std::uint32_t>(output_coordinate), 0};
+                    detail::for_each_coordinate_of(d.updates_tensor.sizes, [&](const detail::coordinate& u) {
+                        if (detail::scatter_target(d, inputs[1].data(), u) != o) return;
+                        result.input = 2; // UpdatesTensor
+                        for (std::size_t i = 0; i < result.coordinates.size(); ++i)
+                            result.coordinates[i] = static_cast<std::uint32_t>(u[i]);
+                    });
+                    return result;
+                } else {
+                    return std::nullopt;
+                }
+            },
+            desc);
+        written)
+        return *written;
     const bool from_input = std::visit(
         [&](const auto& d) {
             if constexpr (is_gather_desc_v<std::remove_cvref_t<decltype(d)>>) {
