@@ -272,8 +272,8 @@ constexpr bool has_data_dependent_mapping(operator_type type) noexcept {
 }
 
 /// Whether the operator binds exactly one input and one output tensor: every operator but JOIN and
-/// SPLIT (tensor arrays) and those with a second input (REVERSE_SUBSEQUENCES's lengths, the
-/// indexed operators' indices). A consumer written for one input and one output buffer refuses the others
+/// SPLIT (tensor arrays) and those with a second input (REVERSE_SUBSEQUENCES's lengths, the indexed
+/// operators' indices). A consumer written for one input and one output buffer refuses the others
 /// (single_tensor_only).
 constexpr bool binds_one_input_and_output(operator_type type) noexcept {
     return !binds_tensor_arrays(type) && !has_data_dependent_mapping(type);
@@ -360,9 +360,9 @@ namespace detail {
 } // namespace detail
 
 /// A visitor for consumers written for one input and one output tensor: calls `f` with the desc, or
-/// throws validation_error for JOIN, SPLIT and REVERSE_SUBSEQUENCES naming the operator and
-/// `consumer` ("the ONNX export"), so that no consumer takes a tensor array, or a desc's first
-/// input, for its one tensor.
+/// throws validation_error for the others (JOIN, SPLIT, REVERSE_SUBSEQUENCES, the indexed
+/// operators: binds_one_input_and_output) naming the operator and `consumer` ("the ONNX export"),
+/// so that no consumer takes a tensor array, or a desc's first input, for its one tensor.
 ///   std::visit(single_tensor_only("the model writer", [](const auto& d) { ... }), desc);
 template <class F> struct single_tensor_only {
     std::string_view consumer;
