@@ -1,5 +1,5 @@
 """Builds dmlref._dmlref from the source tree around this folder: the library's compiled mode
-(src/dmlref.cpp), the command-line tool's model reader (tools/model.cpp) and the bindings
+(src/dmlref.cpp), the command-line tool's model reader (tools/model*.cpp) and the bindings
 (python/src), compiled once each. Needs a C++20 compiler, fmt and nlohmann-json (Debian:
 libfmt-dev, nlohmann-json3-dev) besides pybind11 and numpy."""
 
@@ -23,7 +23,9 @@ ParallelCompile("DMLREF_BUILD_JOBS").install()
 
 # Paths relative to this folder, as setuptools requires (it runs with this folder as its own).
 os.chdir(here)
-sources = ["../src/dmlref.cpp", "../tools/model.cpp"] + sorted(f"src/{p.name}" for p in (here / "src").glob("*.cpp"))
+# The model reader's sources: the list tools/model_sources.cmake gives CMake.
+model_sources = re.search(r"set\(dmlref_model_sources\s([^)]*)\)", (root / "tools" / "model_sources.cmake").read_text()).group(1).split()
+sources = ["../src/dmlref.cpp"] + [f"../tools/{name}" for name in model_sources] + sorted(f"src/{p.name}" for p in (here / "src").glob("*.cpp"))
 extension = Pybind11Extension(
     "dmlref._dmlref",
     sources,

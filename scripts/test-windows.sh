@@ -31,7 +31,7 @@ targets=(dmlref_cli readme_example seed_examples d3d12_verify
          test_validation_unchecked test_npy test_conformance test_compare test_cli_app test_matcher
          test_engine_paths test_allocation test_hostile_api test_textbook test_boundaries test_parity_cases test_directml_translate
          test_identity test_slice_grad test_tile test_upsample test_indexed test_join_split test_join_split_desc
-         test_reverse_subsequences
+         test_reverse_subsequences test_reverse_subsequences_desc test_gather_desc test_scatter_one_hot_desc
          test_d3d12_dxbc test_d3d12_basic test_d3d12_random test_d3d12_verify test_directml)
 build_start=$SECONDS
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"

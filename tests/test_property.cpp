@@ -115,6 +115,26 @@ bool table_accepts(const operator_desc& d, feature_level level) {
         if (level < feature_level::fl_3_0 && rank != 4) return false;
         if (wide) return level >= feature_level::fl_4_1;
         return !eight || fl2_1;
+    case operator_type::gather: // docs/operator-facts.md sections 10 to 15 (the indices' type aside)
+    case operator_type::gather_elements:
+    case operator_type::gather_nd:
+    case operator_type::gather_nd1:
+    case operator_type::scatter_elements:
+    case operator_type::scatter_nd:
+    case operator_type::one_hot:
+        if ((op == operator_type::scatter_elements || op == operator_type::one_hot) && level < feature_level::fl_2_0)
+            return false;
+        if ((op == operator_type::gather_elements || op == operator_type::gather_nd || op == operator_type::scatter_nd) &&
+            !fl2_1)
+            return false;
+        if (op == operator_type::gather_nd1 && level < feature_level::fl_3_0) return false;
+        if (level < feature_level::fl_3_0 && rank != 4) return false;
+        if (wide) return level >= feature_level::fl_4_1;
+        return floaty || fl2_1;
+    case operator_type::reverse_subsequences: // docs/operator-facts.md section 8 (the lengths' type aside)
+        if (!fl2_1) return false;
+        if (level < feature_level::fl_4_0 && (rank < 4 || rank > (level >= feature_level::fl_3_0 ? 5u : 4u))) return false;
+        return !wide || level >= feature_level::fl_5_0;
     }
     return false;
 }

@@ -234,9 +234,9 @@ std::variant<node_plan, std::string> plan_slice(const buffer_tensor_desc& in, co
 }
 
 std::variant<node_plan, std::string> plan_of(const operator_desc& desc) {
-    if (binds_tensor_arrays(type_of(desc)))
-        return fmt::format("{} (the ONNX export writes nodes of one input and one output, so Concat and Split are not "
-                           "exported yet)",
+    if (!binds_one_input_and_output(type_of(desc)))
+        return fmt::format("{} (the ONNX export writes nodes of one input and one output, so operators with several "
+                           "inputs or outputs are not exported yet)",
                            to_string(type_of(desc)));
     const buffer_tensor_desc& in = inputs_of(desc).front().desc();
     auto op = std::visit(

@@ -195,7 +195,15 @@ inline operator_desc realize(const recipe& r) {
     const buffer_tensor_desc out = make_buffer_tensor_desc(r.type, output_sizes(r));
     switch (r.op) {
     case operator_type::join:
-    case operator_type::split: dmlref::detail::refuse_tensor_array(r.op, "the DirectML parity cases");
+    case operator_type::split:
+    case operator_type::reverse_subsequences:
+    case operator_type::gather:
+    case operator_type::gather_elements:
+    case operator_type::gather_nd:
+    case operator_type::gather_nd1:
+    case operator_type::scatter_elements:
+    case operator_type::scatter_nd:
+    case operator_type::one_hot: dmlref::detail::refuse_tensor_array(r.op, "the DirectML parity cases");
     case operator_type::depth_to_space: return depth_to_space_desc{in, out, r.block};
     case operator_type::depth_to_space1: return depth_to_space1_desc{in, out, r.block, r.order};
     case operator_type::space_to_depth: return space_to_depth_desc{in, out, r.block};

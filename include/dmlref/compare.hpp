@@ -144,7 +144,8 @@ private:
             low_name_ = "first window step on axis {}";
             high_name_ = "last window step on axis {}";
             interior_ = "window interior";
-        } else if constexpr (std::is_same_v<D, element_wise_identity_desc>) {
+        } else if constexpr (std::is_same_v<D, element_wise_identity_desc> || is_gather_desc_v<D> || is_scatter_desc_v<D> ||
+                             std::is_same_v<D, one_hot_desc>) {
             // The first and last coordinate of each axis: where a wrong stride or extent shows first.
             for (std::uint32_t s : d.output_tensor.sizes) {
                 low_.push_back(s > 1 ? 1 : 0);
@@ -190,6 +191,17 @@ private:
                 for (const auto& t : d.output_tensors) high_.push_back(end += t.sizes[d.axis]);
                 low_name_ = "OutputTensors[{}]";
             }
+        } else if constexpr (std::is_same_v<D, reverse_subsequences_desc>) {
+            // Along Axis only, whatever the lengths (they are data): the first and last element of
+            // each sequence, where a reversed prefix and a wrong length show, and the ones between.
+            for (std::size_t k = 0; k < d.output_tensor.sizes.size(); ++k) {
+                const std::uint32_t s = d.output_tensor.sizes[k];
+                low_.push_back(k == d.axis && s > 1 ? 1 : 0);
+                high_.push_back(k == d.axis && s > 1 ? s - 1 : s);
+            }
+            low_name_ = "first element of each sequence (axis {})";
+            high_name_ = "last element of each sequence (axis {})";
+            interior_ = "elements between the first and the last of each sequence";
         } else if constexpr (std::is_same_v<D, upsample_2d_desc>) {
             // The first and last coordinate of each axis: a wrong scale or extent shows at the edges.
             for (std::uint32_t s : d.output_tensor.sizes) {
@@ -337,7 +349,7 @@ inline compare_report compare(data_type type, std::span<const std::uint32_t> siz
                 ranges.push_back({j, j});
         }
     }
-    if (op) {
+    if (op && !has_data_dependent_mapping(type_of(*op))) { // REVERSE_SUBSEQUENCES's sources need its lengths
         // SPLIT's outputs are compared laid end to end: a coordinate of the whole is the input's own.
         for (mismatch& m : r.first)
             m.source = std::holds_alternative<split_desc>(*op) ? textbook::source{textbook::source_kind::input, m.coordinates, 0}

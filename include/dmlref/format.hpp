@@ -160,10 +160,22 @@ inline std::string to_string(const operator_desc& desc) {
                 text += fmt::format("InputTensor: {}, OutputCount: {}", to_string(d.input_tensor), d.output_tensors.size());
                 for (const auto& t : outputs_of(d)) text += fmt::format(", {}: {}", t.field, to_string(t.desc()));
                 text += fmt::format(", Axis: {}", d.axis);
-            } else { // DirectML's names for the tensors (InputGradientTensor for SLICE_GRAD)
-                text += fmt::format("{}: {}, {}: {}", inputs_of(d).front().field, to_string(d.input_tensor),
-                                    outputs_of(d).front().field, to_string(d.output_tensor));
+            } else { // DirectML's names for the tensors (InputGradientTensor for SLICE_GRAD), in binding order
+                const auto inputs = inputs_of(d);
+                for (const auto& t : inputs) text += fmt::format("{}: {}, ", t.field, to_string(t.desc()));
+                text += fmt::format("{}: {}", outputs_of(d).front().field, to_string(d.output_tensor));
             }
+            if constexpr (std::is_same_v<D, reverse_subsequences_desc> || std::is_same_v<D, gather_desc> ||
+                          std::is_same_v<D, gather_elements_desc> || std::is_same_v<D, scatter_elements_desc> ||
+                          std::is_same_v<D, one_hot_desc>)
+                text += fmt::format(", Axis: {}", d.axis);
+            if constexpr (std::is_same_v<D, gather_desc>) text += fmt::format(", IndexDimensions: {}", d.index_dimensions);
+            if constexpr (std::is_same_v<D, gather_nd_desc> || std::is_same_v<D, gather_nd1_desc> ||
+                          std::is_same_v<D, scatter_nd_desc>)
+                text += fmt::format(", InputDimensionCount: {}, IndicesDimensionCount: {}", d.input_dimension_count,
+                                    d.indices_dimension_count);
+            if constexpr (std::is_same_v<D, gather_nd1_desc>)
+                text += fmt::format(", BatchDimensionCount: {}", d.batch_dimension_count);
             if constexpr (requires { d.block_size; }) text += fmt::format(", BlockSize: {}", d.block_size);
             if constexpr (requires { d.order; }) text += fmt::format(", Order: {}", to_string(d.order));
             if constexpr (std::is_same_v<D, slice_desc>)
@@ -205,14 +217,13 @@ inline std::string to_string(const operator_desc& desc) {
 }
 
 namespace detail {
+template <class T, class Variant> inline constexpr bool is_alternative_v = false;
+template <class T, class... Alternatives>
+inline constexpr bool is_alternative_v<T, std::variant<Alternatives...>> = (std::is_same_v<T, Alternatives> || ...);
+
+/// One of operator_desc's alternatives: the desc structs.
 template <class T>
-concept desc_struct = std::is_same_v<T, depth_to_space_desc> || std::is_same_v<T, depth_to_space1_desc> ||
-                      std::is_same_v<T, space_to_depth_desc> || std::is_same_v<T, space_to_depth1_desc> ||
-                      std::is_same_v<T, slice_desc> || std::is_same_v<T, slice1_desc> ||
-                      std::is_same_v<T, padding_desc> || std::is_same_v<T, padding1_desc> ||
-                      std::is_same_v<T, element_wise_identity_desc> || std::is_same_v<T, slice_grad_desc> ||
-                      std::is_same_v<T, tile_desc> || std::is_same_v<T, upsample_2d_desc> ||
-                      std::is_same_v<T, join_desc> || std::is_same_v<T, split_desc>;
+concept desc_struct = is_alternative_v<T, operator_desc>;
 } // namespace detail
 
 } // namespace dmlref

@@ -25,10 +25,15 @@
 
 #include "data_type.hpp"
 #include "error.hpp"
+#include "operator_type.hpp"
 #include "ops/depth_space.hpp"
+#include "ops/gather.hpp"
 #include "ops/identity.hpp"
 #include "ops/join_split.hpp"
+#include "ops/one_hot.hpp"
 #include "ops/padding.hpp"
+#include "ops/reverse_subsequences.hpp"
+#include "ops/scatter.hpp"
 #include "ops/slice.hpp"
 #include "ops/slice_grad.hpp"
 #include "ops/tile.hpp"
@@ -36,24 +41,6 @@
 #include "tensor_desc.hpp"
 
 namespace dmlref {
-
-/// DML_OPERATOR_TYPE values of the operators dmlref implements.
-enum class operator_type : std::uint32_t {
-    element_wise_identity = 1,
-    slice = 60,
-    split = 62,
-    join = 63,
-    padding = 64,
-    space_to_depth = 68,
-    depth_to_space = 69,
-    slice1 = 111,
-    depth_to_space1 = 113,
-    space_to_depth1 = 114,
-    slice_grad = 135,
-    padding1 = 155,
-    upsample_2d = 66,
-    tile = 70,
-};
 
 /// DML_SCALAR_UNION: eight bytes read as the member that the data type names. dmlref reads the
 /// first element-size bytes, little-endian; FLOAT16 is the binary16 bits (the UInt16 member).
@@ -234,11 +221,23 @@ struct split_desc {
     std::uint32_t axis = 0;
 };
 
+/// DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC. SequenceLengthsTensor holds data (one length per
+/// sequence, UINT32, or UINT64 from feature level 5_0): validation reads its layout only, and
+/// execute() reads the lengths, clamping each to the axis size as DirectML documents.
+struct reverse_subsequences_desc {
+    static constexpr operator_type type = operator_type::reverse_subsequences;
+    buffer_tensor_desc input_tensor;
+    buffer_tensor_desc sequence_lengths_tensor; ///< the input's sizes with 1 on Axis
+    buffer_tensor_desc output_tensor;
+    std::uint32_t axis = 0;
+};
+
 /// Any of the operator descs.
 using operator_desc = std::variant<depth_to_space_desc, depth_to_space1_desc, space_to_depth_desc,
                                    space_to_depth1_desc, slice_desc, slice1_desc, padding_desc, padding1_desc,
                                    element_wise_identity_desc, slice_grad_desc, tile_desc, upsample_2d_desc, join_desc,
-                                   split_desc>;
+                                   split_desc, reverse_subsequences_desc, gather_desc, gather_elements_desc, gather_nd_desc,
+                                   gather_nd1_desc, scatter_elements_desc, scatter_nd_desc, one_hot_desc>;
 
 /// One tensor that a desc binds: its field as DirectML names it ("InputTensor", "InputTensors[2]",
 /// "OutputGradientTensor") and its desc, which the operator desc owns.
@@ -249,18 +248,52 @@ struct bound_tensor {
     const buffer_tensor_desc& desc() const noexcept { return *tensor; }
 };
 
-/// Whether a desc binds exactly one input and one output (every operator but JOIN and SPLIT).
+/// Whether the operator binds tensor arrays (JOIN's InputTensors, SPLIT's OutputTensors): a model
+/// file binds such a field to a JSON array of resources.
+constexpr bool binds_tensor_arrays(operator_type type) noexcept {
+    return type == operator_type::join || type == operator_type::split;
+}
+
+/// Whether where an output element comes from depends on an input's values, not on the desc alone:
+/// REVERSE_SUBSEQUENCES's lengths, the indexed operators' indices. textbook::source_of needs the
+/// input buffers for these.
+constexpr bool has_data_dependent_mapping(operator_type type) noexcept {
+    switch (type) {
+    case operator_type::reverse_subsequences:
+    case operator_type::gather:
+    case operator_type::gather_elements:
+    case operator_type::gather_nd:
+    case operator_type::gather_nd1:
+    case operator_type::scatter_elements:
+    case operator_type::scatter_nd:
+    case operator_type::one_hot: return true;
+    default: return false;
+    }
+}
+
+/// Whether the operator binds exactly one input and one output tensor: every operator but JOIN and
+/// SPLIT (tensor arrays) and those with a second input (REVERSE_SUBSEQUENCES's lengths, the indexed
+/// operators' indices). A consumer written for one input and one output buffer refuses the others
+/// (single_tensor_only).
+constexpr bool binds_one_input_and_output(operator_type type) noexcept {
+    return !binds_tensor_arrays(type) && !has_data_dependent_mapping(type);
+}
+
+/// Whether a desc is one of the gathers (GATHER, GATHER_ELEMENTS, GATHER_ND, GATHER_ND1).
+template <class Desc>
+inline constexpr bool is_gather_desc_v = std::is_same_v<Desc, gather_desc> || std::is_same_v<Desc, gather_elements_desc> ||
+                                         std::is_same_v<Desc, gather_nd_desc> || std::is_same_v<Desc, gather_nd1_desc>;
+
+/// Whether a desc is one of the scatters (SCATTER_ELEMENTS, SCATTER_ND).
+template <class Desc>
+inline constexpr bool is_scatter_desc_v = std::is_same_v<Desc, scatter_elements_desc> || std::is_same_v<Desc, scatter_nd_desc>;
+
+/// Whether a desc binds exactly one input and one output (binds_one_input_and_output).
 template <class Desc>
 inline constexpr bool is_single_tensor_desc_v = requires(const Desc& d) {
     d.input_tensor;
     d.output_tensor;
-};
-
-/// Whether the operator binds several tensors on one side (JOIN's inputs, SPLIT's outputs), which a
-/// consumer written for one input and one output must refuse.
-constexpr bool binds_tensor_arrays(operator_type type) noexcept {
-    return type == operator_type::join || type == operator_type::split;
-}
+} && binds_one_input_and_output(Desc::type);
 
 /// The desc's input tensors in DirectML's binding order (the order of the desc's fields, array
 /// entries in order): a tool binds one buffer to each.
@@ -274,6 +307,14 @@ std::vector<bound_tensor> inputs_of(const Desc& d) {
         return tensors;
     } else if constexpr (std::is_same_v<Desc, slice_grad_desc>) {
         return {{"InputGradientTensor", &d.input_tensor}};
+    } else if constexpr (std::is_same_v<Desc, reverse_subsequences_desc>) {
+        return {{"InputTensor", &d.input_tensor}, {"SequenceLengthsTensor", &d.sequence_lengths_tensor}};
+    } else if constexpr (is_gather_desc_v<Desc>) {
+        return {{"InputTensor", &d.input_tensor}, {"IndicesTensor", &d.indices_tensor}};
+    } else if constexpr (is_scatter_desc_v<Desc>) {
+        return {{"InputTensor", &d.input_tensor}, {"IndicesTensor", &d.indices_tensor}, {"UpdatesTensor", &d.updates_tensor}};
+    } else if constexpr (std::is_same_v<Desc, one_hot_desc>) {
+        return {{"IndicesTensor", &d.indices_tensor}, {"ValuesTensor", &d.values_tensor}};
     } else {
         return {{"InputTensor", &d.input_tensor}};
     }
@@ -314,13 +355,14 @@ namespace detail {
                                .append(consumer)
                                .append(" takes one input and one output tensor; it does not take ")
                                .append(to_string(type))
-                               .append(" (a tensor array) yet"));
+                               .append(binds_tensor_arrays(type) ? " (a tensor array) yet" : " (several input tensors) yet"));
 }
 } // namespace detail
 
 /// A visitor for consumers written for one input and one output tensor: calls `f` with the desc, or
-/// throws validation_error for JOIN and SPLIT naming the operator and `consumer` ("the ONNX
-/// export"), so that no consumer takes a tensor array for one tensor.
+/// throws validation_error for the others (JOIN, SPLIT, REVERSE_SUBSEQUENCES, the indexed
+/// operators: binds_one_input_and_output) naming the operator and `consumer` ("the ONNX export"),
+/// so that no consumer takes a tensor array, or a desc's first input, for its one tensor.
 ///   std::visit(single_tensor_only("the model writer", [](const auto& d) { ... }), desc);
 template <class F> struct single_tensor_only {
     std::string_view consumer;
@@ -341,13 +383,14 @@ template <class F> struct single_tensor_only {
 };
 template <class F> single_tensor_only(std::string_view, F) -> single_tensor_only<F>;
 
-/// The data type that the desc moves: its input's (JOIN's output's; validation holds every tensor to
-/// it). Allocates nothing, as execute() does not.
+/// The data type that the desc moves: its input's (JOIN's and ONE_HOT's output's; validation holds
+/// the data tensors to it). Allocates nothing, as execute() does not.
 inline data_type data_type_of(const operator_desc& desc) noexcept {
     return std::visit(
         [](const auto& d) {
-            if constexpr (std::is_same_v<std::remove_cvref_t<decltype(d)>, join_desc>) {
-                return d.output_tensor.data_type; // InputCount may be 0; validation holds the inputs to it
+            using desc_t = std::remove_cvref_t<decltype(d)>;
+            if constexpr (std::is_same_v<desc_t, join_desc> || std::is_same_v<desc_t, one_hot_desc>) {
+                return d.output_tensor.data_type; // InputCount may be 0; ONE_HOT's input is its indices
             } else {
                 return d.input_tensor.data_type;
             }
@@ -377,6 +420,14 @@ constexpr std::string_view to_string(operator_type type) noexcept {
     case operator_type::upsample_2d: return "UPSAMPLE_2D";
     case operator_type::join: return "JOIN";
     case operator_type::split: return "SPLIT";
+    case operator_type::reverse_subsequences: return "REVERSE_SUBSEQUENCES";
+    case operator_type::gather: return "GATHER";
+    case operator_type::gather_elements: return "GATHER_ELEMENTS";
+    case operator_type::gather_nd: return "GATHER_ND";
+    case operator_type::gather_nd1: return "GATHER_ND1";
+    case operator_type::scatter_elements: return "SCATTER_ELEMENTS";
+    case operator_type::scatter_nd: return "SCATTER_ND";
+    case operator_type::one_hot: return "ONE_HOT";
     }
     return "UNKNOWN";
 }
@@ -420,14 +471,19 @@ constexpr std::string_view to_string(tensor_flags flags) noexcept {
     return "UNKNOWN";
 }
 
-/// Parses "SLICE1" or "DML_OPERATOR_SLICE1".
+/// Parses "SLICE1" or "DML_OPERATOR_SLICE1"; "SCATTER", DirectML's older name of SCATTER_ELEMENTS
+/// (and the only one DxDispatch reads), too.
 constexpr std::optional<operator_type> parse_operator_type(std::string_view text) noexcept {
     text = strip_prefix(text, "DML_OPERATOR_");
+    if (text == "SCATTER") return operator_type::scatter_elements;
     for (operator_type t : {operator_type::slice, operator_type::padding, operator_type::space_to_depth,
                             operator_type::depth_to_space, operator_type::slice1, operator_type::depth_to_space1,
                             operator_type::space_to_depth1, operator_type::padding1,
                             operator_type::element_wise_identity, operator_type::slice_grad, operator_type::tile,
-                            operator_type::upsample_2d, operator_type::join, operator_type::split})
+                            operator_type::upsample_2d, operator_type::join, operator_type::split,
+                            operator_type::reverse_subsequences, operator_type::gather, operator_type::gather_elements,
+                            operator_type::gather_nd, operator_type::gather_nd1, operator_type::scatter_elements,
+                            operator_type::scatter_nd, operator_type::one_hot})
         if (to_string(t) == text) return t;
     return std::nullopt;
 }
@@ -461,7 +517,14 @@ constexpr feature_level introduced_in(operator_type type) noexcept {
     switch (type) {
     case operator_type::slice1:
     case operator_type::depth_to_space1:
-    case operator_type::space_to_depth1: return feature_level::fl_2_1;
+    case operator_type::space_to_depth1:
+    case operator_type::reverse_subsequences:
+    case operator_type::gather_elements:
+    case operator_type::gather_nd:
+    case operator_type::scatter_nd: return feature_level::fl_2_1;
+    case operator_type::gather_nd1: return feature_level::fl_3_0;
+    case operator_type::scatter_elements: // the header and the feature-level history; its page says 1_0
+    case operator_type::one_hot: return feature_level::fl_2_0;
     case operator_type::padding1: return feature_level::fl_5_0;
     case operator_type::slice_grad: return feature_level::fl_3_0;
     default: return feature_level::fl_1_0;
@@ -486,6 +549,17 @@ constexpr std::pair<std::uint32_t, std::uint32_t> dimension_count_range(operator
                : level >= feature_level::fl_3_0 ? std::pair{4u, 5u}
                                                 : std::pair{4u, 4u};
     case operator_type::split: return level >= feature_level::fl_3_0 ? std::pair{1u, 8u} : std::pair{4u, 4u};
+    case operator_type::reverse_subsequences:
+        return level >= feature_level::fl_4_0 ? std::pair{1u, 8u}
+               : level >= feature_level::fl_3_0 ? std::pair{4u, 5u}
+                                                : std::pair{4u, 4u};
+    case operator_type::gather:
+    case operator_type::gather_elements:
+    case operator_type::gather_nd:
+    case operator_type::gather_nd1:
+    case operator_type::scatter_elements:
+    case operator_type::scatter_nd:
+    case operator_type::one_hot: return level >= feature_level::fl_3_0 ? std::pair{1u, 8u} : std::pair{4u, 4u};
     default: return {4u, 4u}; // the four depth/space operators
     }
 }
@@ -514,13 +588,52 @@ constexpr bool supports_data_type(operator_type op, feature_level level, data_ty
         if (is_64_bit) return level >= feature_level::fl_4_1;
         return is_float || level >= feature_level::fl_2_1;
     case operator_type::upsample_2d: return is_float;
+    case operator_type::reverse_subsequences: // from 2_1, its first level, with the 8-bit types
+        return !is_64_bit || level >= feature_level::fl_5_0;
+    case operator_type::gather:
+    case operator_type::gather_elements:
+    case operator_type::gather_nd:
+    case operator_type::gather_nd1:
+    case operator_type::scatter_elements:
+    case operator_type::scatter_nd:
+    case operator_type::one_hot: return detail::indexed_supports_data_type(level, type);
     default: // PADDING and the depth/space operators
         if (is_64_bit) return level >= feature_level::fl_5_0;
         return is_float || level >= feature_level::fl_2_1;
     }
 }
 
+/// Whether DirectML's tensor-support table lists `type` for the operator's index tensor at `level`
+/// (REVERSE_SUBSEQUENCES's SequenceLengthsTensor: UINT32, and UINT64 from 5_0; the gathers'
+/// IndicesTensor, and the scatters' and ONE_HOT's: UINT32, and INT32, INT64, UINT64 from 3_0). False
+/// for an operator without one.
+constexpr bool supports_index_data_type(operator_type op, feature_level level, data_type type) noexcept {
+    switch (op) {
+    case operator_type::reverse_subsequences:
+        return type == data_type::uint32 || (type == data_type::uint64 && level >= feature_level::fl_5_0);
+    case operator_type::gather:
+    case operator_type::gather_elements:
+    case operator_type::gather_nd:
+    case operator_type::gather_nd1:
+    case operator_type::scatter_elements:
+    case operator_type::scatter_nd:
+    case operator_type::one_hot: return detail::indexed_supports_index_type(level, type);
+    default: return false;
+    }
+}
+
 namespace detail {
+
+/// The index types an operator supports at a level, for messages: "UINT32, UINT64".
+DMLREF_COLD inline std::string supported_index_types_text(operator_type op, feature_level level) {
+    std::string text;
+    for (data_type t : movable_data_types)
+        if (supports_index_data_type(op, level, t)) {
+            if (!text.empty()) append_text(text, ", ");
+            append_text(text, to_string(t));
+        }
+    return text;
+}
 
 /// The types an operator supports at a level, for messages: "FLOAT32, FLOAT16".
 DMLREF_COLD inline std::string supported_types_text(operator_type op, feature_level level) {
@@ -863,6 +976,31 @@ inline std::optional<std::string> check_parts_desc(operator_type type, feature_l
     return check_parts(op, layouts, layout_of(whole), axis, parts_are_outputs);
 }
 
+/// The rules of a desc's index tensor (`field`): its DataType one of the operator's index types at
+/// `level`, then a tensor desc's own rules. Its values are data: nothing here reads them.
+inline std::optional<std::string> check_index_tensor(std::string_view op, operator_type type, feature_level level,
+                                                     std::string_view field, const buffer_tensor_desc& t) {
+    if (t.data_type == data_type::unknown || element_bits(t.data_type) == 0)
+        return detail::message("{}: {}.DataType is {}; it must be a DML_TENSOR_DATA_TYPE other than UNKNOWN (1 to 13)",
+                               op, field, static_cast<std::uint32_t>(t.data_type));
+    if (!supports_index_data_type(type, level, t.data_type))
+        return detail::message("{}: {}.DataType {} is not supported at feature level {} (supported: {})", op, field,
+                               to_string(t.data_type), to_string(level), supported_index_types_text(type, level));
+    return check_tensor(op, type, level, field, t, false);
+}
+
+/// REVERSE_SUBSEQUENCES's rules: the level, each tensor's own rules (SequenceLengthsTensor with the
+/// lengths' types), the output's DataType the input's, then check_reverse_subsequences on the
+/// layouts (Axis, dimension counts, the lengths' sizes and the output's).
+inline std::optional<std::string> check_reverse_subsequences_desc(const reverse_subsequences_desc& d, feature_level level) {
+    constexpr operator_type type = reverse_subsequences_desc::type;
+    const std::string_view op = to_string(type);
+    if (auto m = check_tensors(type, level, d.input_tensor, d.output_tensor)) return m;
+    if (auto m = check_index_tensor(op, type, level, "SequenceLengthsTensor", d.sequence_lengths_tensor)) return m;
+    return check_reverse_subsequences(op, layout_of(d.input_tensor), layout_of(d.sequence_lengths_tensor),
+                                      layout_of(d.output_tensor), d.axis);
+}
+
 /// Every rule of one desc at one level, without buffers. The rules live in the functions above,
 /// which are not templates, so that the desc types share their code.
 template <class Desc> std::optional<std::string> check_desc(const Desc& d, feature_level level) {
@@ -885,6 +1023,22 @@ template <class Desc> std::optional<std::string> check_desc(const Desc& d, featu
         return check_parts_desc(Desc::type, level, d.input_tensors, d.output_tensor, d.axis, false);
     } else if constexpr (std::is_same_v<Desc, split_desc>) {
         return check_parts_desc(Desc::type, level, d.output_tensors, d.input_tensor, d.axis, true);
+    } else if constexpr (std::is_same_v<Desc, reverse_subsequences_desc>) {
+        return check_reverse_subsequences_desc(d, level);
+    } else if constexpr (std::is_same_v<Desc, gather_desc>) { // ops/gather.hpp's rules: never read the indices
+        return check_gather(to_string(Desc::type), d, level);
+    } else if constexpr (std::is_same_v<Desc, gather_elements_desc>) {
+        return check_gather_elements(to_string(Desc::type), d, level);
+    } else if constexpr (std::is_same_v<Desc, gather_nd_desc>) {
+        return check_gather_nd(to_string(Desc::type), d, level);
+    } else if constexpr (std::is_same_v<Desc, gather_nd1_desc>) {
+        return check_gather_nd1(to_string(Desc::type), d, level);
+    } else if constexpr (std::is_same_v<Desc, scatter_elements_desc>) { // ops/scatter.hpp's and ops/one_hot.hpp's rules
+        return check_scatter_elements(to_string(Desc::type), d, level);
+    } else if constexpr (std::is_same_v<Desc, scatter_nd_desc>) {
+        return check_scatter_nd(to_string(Desc::type), d, level);
+    } else if constexpr (std::is_same_v<Desc, one_hot_desc>) {
+        return check_one_hot(to_string(Desc::type), d, level);
     } else if constexpr (std::is_same_v<Desc, padding1_desc>) {
         return check_padding_desc(Desc::type, level, d.input_tensor, d.output_tensor, d.padding_mode,
                                   d.padding_value_data_type, d.start_padding, d.end_padding);
@@ -1143,7 +1297,7 @@ inline copy_plan checked_plan(const operator_desc& desc, std::span<const std::by
             if constexpr (is_single_tensor_desc_v<std::remove_cvref_t<decltype(d)>>) {
                 return plan_desc(d, tables);
             } else {
-                throw std::logic_error("checked_plan: JOIN and SPLIT run one plan per part (execute_parts)");
+                throw std::logic_error("checked_plan: only descs with one input and one output have one plan");
             }
         },
         desc);
@@ -1182,6 +1336,57 @@ inline void execute_parts(const operator_desc& desc, std::span<const std::span<c
         },
         desc);
 }
+
+/// REVERSE_SUBSEQUENCES over its three buffers after every check: the engine's
+/// run_reverse_subsequences over the descs' layouts, reading the lengths from their buffer.
+inline void execute_reverse_subsequences(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
+                                         std::span<const std::span<std::byte>> outputs, feature_level level) {
+    throw_if(validate(desc, inputs, outputs, level));
+    if (inputs.size() != 2 || outputs.size() != 1) // validate() said so; the compiler does not know it
+        throw std::logic_error("execute_reverse_subsequences: validate() accepted the wrong number of buffers");
+    const auto& d = std::get<reverse_subsequences_desc>(desc);
+    run_reverse_subsequences(layout_of(d.input_tensor), inputs[0].data(), layout_of(d.sequence_lengths_tensor),
+                             inputs[1].data(), element_size(d.sequence_lengths_tensor.data_type), layout_of(d.output_tensor),
+                             outputs[0].data(), d.axis, element_size(d.input_tensor.data_type));
+}
+
+/// The indexed operators over their buffers after every check: the byte-level forms of
+/// ops/gather.hpp, ops/scatter.hpp and ops/one_hot.hpp. The gathers and scatters check every index
+/// before the first write (one outside its axis throws validation_error naming its coordinate and
+/// value, and nothing is written); ONE_HOT's out-of-range indices give OffValue, as documented.
+inline void execute_indexed(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
+                            std::span<const std::span<std::byte>> outputs, feature_level level) {
+    throw_if(validate(desc, inputs, outputs, level));
+    if (inputs.size() < 2 || outputs.size() != 1) // validate() said so; the compiler does not know it
+        throw std::logic_error("execute_indexed: validate() accepted the wrong number of buffers");
+    std::visit(
+        [&](const auto& d) {
+            using desc_t = std::remove_cvref_t<decltype(d)>;
+            if constexpr (std::is_same_v<desc_t, gather_desc>) execute_gather(d, inputs[0], inputs[1], outputs[0], level);
+            else if constexpr (std::is_same_v<desc_t, gather_elements_desc>)
+                execute_gather_elements(d, inputs[0], inputs[1], outputs[0], level);
+            else if constexpr (std::is_same_v<desc_t, gather_nd_desc>) execute_gather_nd(d, inputs[0], inputs[1], outputs[0], level);
+            else if constexpr (std::is_same_v<desc_t, gather_nd1_desc>)
+                execute_gather_nd1(d, inputs[0], inputs[1], outputs[0], level);
+            else if constexpr (std::is_same_v<desc_t, one_hot_desc>) execute_one_hot(d, inputs[0], inputs[1], outputs[0], level);
+            else if constexpr (is_scatter_desc_v<desc_t>) {
+                if (inputs.size() != 3) throw std::logic_error("execute_indexed: validate() accepted the wrong number of buffers");
+                if constexpr (std::is_same_v<desc_t, scatter_elements_desc>)
+                    execute_scatter_elements(d, inputs[0], inputs[1], inputs[2], outputs[0], level);
+                else execute_scatter_nd(d, inputs[0], inputs[1], inputs[2], outputs[0], level);
+            } else throw std::logic_error("execute_indexed: not an indexed operator");
+        },
+        desc);
+}
+
+/// The descs that bind more than one input and one output tensor (binds_one_input_and_output is
+/// false), over one buffer per tensor after every check.
+inline void execute_several(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
+                            std::span<const std::span<std::byte>> outputs, feature_level level) {
+    if (binds_tensor_arrays(type_of(desc))) return execute_parts(desc, inputs, outputs, level);
+    if (std::holds_alternative<reverse_subsequences_desc>(desc)) return execute_reverse_subsequences(desc, inputs, outputs, level);
+    return execute_indexed(desc, inputs, outputs, level);
+}
 } // namespace detail
 
 /// Runs the operator from `input` into `output` (each the whole buffer bound to the tensor) after
@@ -1192,10 +1397,10 @@ DMLREF_FUNC void execute(const operator_desc& desc, std::span<const std::byte> i
                          feature_level level = newest_feature_level)
 #if DMLREF_DEFINE_FUNCS
 {
-    if (binds_tensor_arrays(type_of(desc))) {
+    if (!binds_one_input_and_output(type_of(desc))) { // JOIN and SPLIT with one part; REVERSE_SUBSEQUENCES is refused
         const std::span<std::byte> out = output;
-        return detail::execute_parts(desc, std::span<const std::span<const std::byte>>(&input, 1),
-                                     std::span<const std::span<std::byte>>(&out, 1), level);
+        return detail::execute_several(desc, std::span<const std::span<const std::byte>>(&input, 1),
+                                       std::span<const std::span<std::byte>>(&out, 1), level);
     }
     std::vector<std::ptrdiff_t> tables;
     detail::execute(detail::checked_plan(desc, input, output, level, tables));
@@ -1205,13 +1410,14 @@ DMLREF_FUNC void execute(const operator_desc& desc, std::span<const std::byte> i
 #endif
 
 /// Runs the operator over one buffer per tensor, in DirectML's binding order (inputs_of(desc),
-/// outputs_of(desc)): JOIN's InputTensors, SPLIT's OutputTensors. The same checks and guarantees
-/// as the one-buffer form, which is this with one buffer on each side.
+/// outputs_of(desc)): JOIN's InputTensors, SPLIT's OutputTensors, REVERSE_SUBSEQUENCES's
+/// InputTensor then SequenceLengthsTensor. The same checks and guarantees as the one-buffer form,
+/// which is this with one buffer on each side.
 DMLREF_FUNC void execute(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
                          std::span<const std::span<std::byte>> outputs, feature_level level = newest_feature_level)
 #if DMLREF_DEFINE_FUNCS
 {
-    if (binds_tensor_arrays(type_of(desc))) return detail::execute_parts(desc, inputs, outputs, level);
+    if (!binds_one_input_and_output(type_of(desc))) return detail::execute_several(desc, inputs, outputs, level);
     detail::throw_if(validate(desc, inputs, outputs, level));
     std::vector<std::ptrdiff_t> tables;
     detail::execute(detail::checked_plan(desc, inputs[0], outputs[0], level, tables));

@@ -102,9 +102,19 @@ inline void execute(const copy_plan& plan, const execution_options& options) {
 /// execute() with `options`: the same checks, the same result, the rows split over threads.
 inline void execute(const operator_desc& desc, std::span<const std::byte> input, std::span<std::byte> output,
                     execution_options options, feature_level level = newest_feature_level) {
-    if (binds_tensor_arrays(type_of(desc))) return execute(desc, input, output, level); // one thread (run_parts)
+    if (!binds_one_input_and_output(type_of(desc))) return execute(desc, input, output, level); // one thread
     std::vector<std::ptrdiff_t> tables;
     detail::execute(detail::checked_plan(desc, input, output, level, tables), options);
+}
+
+/// execute() over one buffer per tensor with `options`: a desc with one input and one output splits
+/// its rows over threads as above; JOIN, SPLIT and REVERSE_SUBSEQUENCES run on the calling thread.
+inline void execute(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
+                    std::span<const std::span<std::byte>> outputs, execution_options options,
+                    feature_level level = newest_feature_level) {
+    if (!binds_one_input_and_output(type_of(desc))) return execute(desc, inputs, outputs, level);
+    detail::throw_if(validate(desc, inputs, outputs, level));
+    execute(desc, inputs[0], outputs[0], options, level);
 }
 
 } // namespace dmlref

@@ -110,6 +110,14 @@ inline std::optional<std::ptrdiff_t> slice_grad_source(std::ptrdiff_t x, std::pt
     return g;
 }
 
+/// REVERSE_SUBSEQUENCES, along Axis: the input coordinate that output coordinate `o` copies in a
+/// sequence of `length` elements, clamped to the axis's `n` as DirectML documents: len - 1 - o for
+/// o < len, else o itself (len = min(length, n)).
+constexpr std::ptrdiff_t reverse_subsequences_source(std::ptrdiff_t o, std::uint64_t length, std::ptrdiff_t n) noexcept {
+    const std::ptrdiff_t len = length < static_cast<std::uint64_t>(n) ? static_cast<std::ptrdiff_t>(length) : n;
+    return o < len ? len - 1 - o : o;
+}
+
 /// PADDING(1), one axis of `n` input elements: the input coordinate for t = o - StartPadding, or
 /// nullopt where the element is the padding constant (CONSTANT mode, t outside [0, n)). Pads
 /// larger than the axis fold periodically (DECISIONS 4), with a mod that is never negative:
@@ -187,18 +195,34 @@ enum class source_kind {
 struct source {
     source_kind kind = source_kind::input;
     std::vector<std::uint32_t> coordinates; ///< the input coordinate; empty for the padding constant and zero
-    std::size_t input = 0;                  ///< which input: JOIN's InputTensors index; 0 for every other operator
+    /// Which input, in binding order (inputs_of): JOIN's InputTensors index, a scatter's
+    /// UpdatesTensor (2), ONE_HOT's ValuesTensor (1); 0 (InputTensor) otherwise.
+    std::size_t input = 0;
 
     bool is_padding_constant() const noexcept { return kind == source_kind::padding_constant; }
     bool is_zero() const noexcept { return kind == source_kind::zero; }
     friend bool operator==(const source&, const source&) = default;
 };
 
-/// "input [0, 1, 0, 3]", "InputTensors[2] [0, 1]" (a JOIN input after the first) or "the padding constant".
+/// "input [0, 1, 0, 3]", "InputTensors[2] [0, 1]" (a JOIN input after the first) or "the padding constant";
+/// to_string(s, desc) names the input by the desc's field.
 inline std::string to_string(const source& s) {
     if (s.is_padding_constant()) return "the padding constant";
     if (s.is_zero()) return "zero";
     std::string text = s.input == 0 ? "input [" : "InputTensors[" + std::to_string(s.input) + "] [";
+    for (std::size_t i = 0; i < s.coordinates.size(); ++i) {
+        if (i > 0) text.append(", ");
+        text.append(std::to_string(s.coordinates[i]));
+    }
+    return text.append("]");
+}
+
+/// `s` with the input named by `desc`'s field: "UpdatesTensor [1, 0]", "ValuesTensor [0, 1]",
+/// "InputTensor [2]".
+inline std::string to_string(const source& s, const operator_desc& desc) {
+    if (s.kind != source_kind::input) return to_string(s);
+    const auto ins = inputs_of(desc);
+    std::string text = s.input < ins.size() ? ins[s.input].field + " [" : "input [";
     for (std::size_t i = 0; i < s.coordinates.size(); ++i) {
         if (i > 0) text.append(", ");
         text.append(std::to_string(s.coordinates[i]));
@@ -324,6 +348,280 @@ void execute_parts(const Desc& d, std::span<const std::span<const std::byte>> in
     }
 }
 
+/// The length at coordinate `at` of a lengths tensor (UINT32 or UINT64, little-endian) at `base`.
+inline std::uint64_t length_at(const std::byte* base, const buffer_tensor_desc& lengths, const coordinate& at) {
+    std::uint64_t length = 0;
+    std::memcpy(&length, element_at(base, lengths, at, element_size(lengths.data_type)), element_size(lengths.data_type));
+    return length;
+}
+
+/// REVERSE_SUBSEQUENCES from its index equation (ops/reverse_subsequences.hpp): for every output
+/// coordinate o, the length at o with 0 on Axis, and the input element reverse_subsequences_source
+/// names on Axis (o itself on every other axis).
+inline void execute_reverse_subsequences(const reverse_subsequences_desc& d, std::span<const std::span<const std::byte>> inputs,
+                                         std::span<const std::span<std::byte>> outputs) {
+    const buffer_tensor_desc& out = d.output_tensor;
+    const std::size_t rank = out.sizes.size(), width = element_size(out.data_type);
+    const auto n = std::ptrdiff_t{d.input_tensor.sizes[d.axis]};
+    coordinate o{};
+    const std::uint64_t count = element_count(out.sizes);
+    for (std::uint64_t k = 0; k < count; ++k) {
+        coordinate at = o, s = o;
+        at[d.axis] = 0;
+        s[d.axis] = reverse_subsequences_source(o[d.axis], length_at(inputs[1].data(), d.sequence_lengths_tensor, at), n);
+        std::memcpy(const_cast<std::byte*>(element_at(outputs[0].data(), out, o, width)),
+                    element_at(inputs[0].data(), d.input_tensor, s, width), width);
+        for (std::size_t i = rank; i-- > 0;) { // the next coordinate, row-major
+            if (++o[i] < std::ptrdiff_t{out.sizes[i]}) break;
+            o[i] = 0;
+        }
+    }
+}
+
+/// A logical output coordinate of the gathers: N + IndexDimensions - 1 entries may pass N.
+using wide_coordinate = std::array<std::ptrdiff_t, 2 * max_dimension_count>;
+
+/// The logical coordinate of output coordinate `o` (`n` entries) for a logical shape of `count`
+/// entries `sizes`, placed into the output as the gathers place it (operator-facts.md §10): a
+/// shorter shape is the last `count` entries of o; a longer one takes 0 at its first count - n
+/// entries of size 1 and the entries of o in order elsewhere.
+inline wide_coordinate logical_of(const wide_coordinate& sizes, std::size_t count, const coordinate& o, std::size_t n) {
+    wide_coordinate c{};
+    if (count <= n) {
+        for (std::size_t l = 0; l < count; ++l) c[l] = o[n - count + l];
+        return c;
+    }
+    std::size_t drop = count - n, j = 0;
+    for (std::size_t l = 0; l < count; ++l) {
+        if (drop > 0 && sizes[l] == 1) {
+            c[l] = 0;
+            --drop;
+        } else {
+            c[l] = o[j++];
+        }
+    }
+    return c;
+}
+
+/// The index at coordinate `at` of an index tensor at `base` (INT32, UINT32, INT64 or UINT64, all
+/// 64 bits of the wide ones), onto an axis of `size`: i + size for a negative signed index. Throws
+/// validation_error naming the operator, the index's coordinate and its value where that is
+/// outside [0, size).
+inline std::ptrdiff_t index_at(std::string_view op, const std::byte* base, const buffer_tensor_desc& t, const coordinate& at,
+                               std::ptrdiff_t size) {
+    const std::size_t width = element_size(t.data_type);
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, element_at(base, t, at, width), width);
+    const bool is_signed = t.data_type == data_type::int32 || t.data_type == data_type::int64;
+    std::string value;
+    if (is_signed) {
+        const std::int64_t v = width == 4 ? std::int64_t{static_cast<std::int32_t>(static_cast<std::uint32_t>(bits))}
+                                          : static_cast<std::int64_t>(bits);
+        const std::int64_t wrapped = v < 0 ? v + size : v;
+        if (wrapped >= 0 && wrapped < size) return static_cast<std::ptrdiff_t>(wrapped);
+        value = std::to_string(v);
+    } else {
+        if (bits < static_cast<std::uint64_t>(size)) return static_cast<std::ptrdiff_t>(bits);
+        value = std::to_string(bits);
+    }
+    std::string where;
+    for (std::size_t i = 0; i < t.sizes.size(); ++i) where += (i ? ", " : "") + std::to_string(at[i]);
+    throw validation_error(std::string("textbook ").append(op).append(": IndicesTensor[").append(where).append("] is ")
+                               .append(value).append(", outside an axis of ").append(std::to_string(size)));
+}
+
+/// GATHER (Axis a, IndexDimensions k): the logical output (p, q, r), p of length a, q of k, r of
+/// N - a - 1, is Out[p, q, r] = In[p, wrap(Indices[0..., q]), r]. The input coordinate of `o`.
+inline coordinate gather_source(const gather_desc& d, const std::byte* indices, const coordinate& o) {
+    const std::size_t n = d.output_tensor.sizes.size(), a = d.axis, k = d.index_dimensions;
+    wide_coordinate sizes{};
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < a; ++i) sizes[count++] = d.input_tensor.sizes[i];
+    for (std::size_t e = n - k; e < n; ++e) sizes[count++] = d.indices_tensor.sizes[e];
+    for (std::size_t i = a + 1; i < n; ++i) sizes[count++] = d.input_tensor.sizes[i];
+    const wide_coordinate c = logical_of(sizes, count, o, n);
+    coordinate at{}, s{}; // Indices[0..., q]
+    for (std::size_t e = 0; e < k; ++e) at[n - k + e] = c[a + e];
+    for (std::size_t i = 0; i < a; ++i) s[i] = c[i];
+    s[a] = index_at("GATHER", indices, d.indices_tensor, at, std::ptrdiff_t{d.input_tensor.sizes[a]});
+    for (std::size_t i = a + 1; i < n; ++i) s[i] = c[i - 1 + k];
+    return s;
+}
+
+/// GATHER_ELEMENTS (Axis a): Out[o] = In[o with o[a] -> wrap(Indices[o])]; SCATTER_ELEMENTS's
+/// target the same with the output as `sized` (the tensor the index addresses).
+inline coordinate elements_coordinate(std::string_view op, const buffer_tensor_desc& sized, const buffer_tensor_desc& idx,
+                                      std::size_t axis, const std::byte* indices, const coordinate& o) {
+    coordinate s = o;
+    s[axis] = index_at(op, indices, idx, o, std::ptrdiff_t{sized.sizes[axis]});
+    return s;
+}
+
+inline coordinate gather_elements_source(const gather_elements_desc& d, const std::byte* indices, const coordinate& o) {
+    return elements_coordinate("GATHER_ELEMENTS", d.input_tensor, d.indices_tensor, d.axis, indices, o);
+}
+
+/// GATHER_ND1 (I = InputDimensionCount, J = IndicesDimensionCount, B = BatchDimensionCount, T the
+/// last index size, R = I - B - T; GATHER_ND with B = 0): the logical output (b, q, r), b of length
+/// B, q of J - B - 1, r of R, is Out[b, q, r] = In[0..., b, t_0, ..., t_{T-1}, r] with
+/// t_m = wrap(Indices[0..., b, q, m]).
+inline coordinate gather_nd_source(std::string_view op, const buffer_tensor_desc& input, const buffer_tensor_desc& idx,
+                                   std::size_t ni, std::size_t nj, std::size_t b, const std::byte* indices, const coordinate& o) {
+    const std::size_t n = input.sizes.size(), t = idx.sizes[n - 1], r = ni - b - t;
+    wide_coordinate sizes{};
+    std::size_t count = 0;
+    for (std::size_t e = n - nj; e + 1 < n; ++e) sizes[count++] = idx.sizes[e];
+    for (std::size_t i = n - r; i < n; ++i) sizes[count++] = input.sizes[i];
+    const wide_coordinate c = logical_of(sizes, count, o, n);
+    coordinate at{}, s{};
+    for (std::size_t e = 0; e + 1 < nj; ++e) at[n - nj + e] = c[e]; // Indices[0..., b, q, m]
+    for (std::size_t e = 0; e < b; ++e) s[n - ni + e] = c[e];       // In[0..., b, ...]
+    for (std::size_t m = 0; m < t; ++m) {
+        at[n - 1] = static_cast<std::ptrdiff_t>(m);
+        const std::size_t axis = n - ni + b + m;
+        s[axis] = index_at(op, indices, idx, at, std::ptrdiff_t{input.sizes[axis]});
+    }
+    for (std::size_t e = 0; e < r; ++e) s[n - r + e] = c[nj - 1 + e]; // ..., r]
+    return s;
+}
+
+/// The input coordinate a gather's output coordinate `o` copies, reading the indices at `indices`.
+template <class Desc> coordinate gather_family_source(const Desc& d, const std::byte* indices, const coordinate& o) {
+    if constexpr (std::is_same_v<Desc, gather_desc>) {
+        return gather_source(d, indices, o);
+    } else if constexpr (std::is_same_v<Desc, gather_elements_desc>) {
+        return gather_elements_source(d, indices, o);
+    } else if constexpr (std::is_same_v<Desc, gather_nd_desc>) {
+        return gather_nd_source("GATHER_ND", d.input_tensor, d.indices_tensor, d.input_dimension_count,
+                                d.indices_dimension_count, 0, indices, o);
+    } else {
+        return gather_nd_source("GATHER_ND1", d.input_tensor, d.indices_tensor, d.input_dimension_count,
+                                d.indices_dimension_count, d.batch_dimension_count, indices, o);
+    }
+}
+
+/// A gather from its equation: every output coordinate in row-major order copies the input element
+/// gather_family_source names (an index out of range throws, the output partly written).
+template <class Desc>
+void execute_gather_family(const Desc& d, std::span<const std::span<const std::byte>> inputs,
+                           std::span<const std::span<std::byte>> outputs) {
+    const buffer_tensor_desc& out = d.output_tensor;
+    const std::size_t rank = out.sizes.size(), width = element_size(out.data_type);
+    coordinate o{};
+    const std::uint64_t count = element_count(out.sizes);
+    for (std::uint64_t k = 0; k < count; ++k) {
+        const coordinate s = gather_family_source(d, inputs[1].data(), o);
+        std::memcpy(const_cast<std::byte*>(element_at(outputs[0].data(), out, o, width)),
+                    element_at(inputs[0].data(), d.input_tensor, s, width), width);
+        for (std::size_t i = rank; i-- > 0;) { // the next coordinate, row-major
+            if (++o[i] < std::ptrdiff_t{out.sizes[i]}) break;
+            o[i] = 0;
+        }
+    }
+}
+
+/// The output coordinate a scatter writes update coordinate `u` to: SCATTER_ELEMENTS
+/// Out[u with u[Axis] -> wrap(Indices[u])]; SCATTER_ND (R = I - T) Out[0..., t_0, ..., t_{T-1}, r]
+/// for the update (q, r), t = wrap(Indices[0..., q, 0..T)): GATHER_ND's source equation with the
+/// output in the input's place and the updates in the output's.
+template <class Desc> coordinate scatter_target(const Desc& d, const std::byte* indices, const coordinate& u) {
+    if constexpr (std::is_same_v<Desc, scatter_elements_desc>) {
+        return elements_coordinate("SCATTER_ELEMENTS", d.output_tensor, d.indices_tensor, d.axis, indices, u);
+    } else {
+        return gather_nd_source("SCATTER_ND", d.output_tensor, d.indices_tensor, d.input_dimension_count,
+                                d.indices_dimension_count, 0, indices, u);
+    }
+}
+
+/// Calls `f(c)` for every coordinate of `sizes`, row-major.
+template <class F> void for_each_coordinate_of(const std::vector<std::uint32_t>& sizes, F f) {
+    coordinate c{};
+    const std::uint64_t count = element_count(sizes);
+    for (std::uint64_t k = 0; k < count; ++k) {
+        f(static_cast<const coordinate&>(c));
+        for (std::size_t i = sizes.size(); i-- > 0;) {
+            if (++c[i] < std::ptrdiff_t{sizes[i]}) break;
+            c[i] = 0;
+        }
+    }
+}
+
+/// A scatter from its equation: the output is the input, element by element; then each update, in
+/// row-major order of the updates, lands on scatter_target's element (of duplicate targets the last
+/// update stays: dmlref's rule, operator-facts.md §22). An index out of range throws.
+template <class Desc>
+void execute_scatter_family(const Desc& d, std::span<const std::span<const std::byte>> inputs,
+                            std::span<const std::span<std::byte>> outputs) {
+    const buffer_tensor_desc& out = d.output_tensor;
+    const std::size_t width = element_size(out.data_type);
+    for_each_coordinate_of(out.sizes, [&](const coordinate& o) {
+        std::memcpy(const_cast<std::byte*>(element_at(outputs[0].data(), out, o, width)),
+                    element_at(inputs[0].data(), d.input_tensor, o, width), width);
+    });
+    for_each_coordinate_of(d.updates_tensor.sizes, [&](const coordinate& u) {
+        const coordinate t = scatter_target(d, inputs[1].data(), u);
+        std::memcpy(const_cast<std::byte*>(element_at(outputs[0].data(), out, t, width)),
+                    element_at(inputs[2].data(), d.updates_tensor, u, width), width);
+    });
+}
+
+/// ONE_HOT at output coordinate `o`: the coordinate of ValuesTensor it copies. With i the index at o
+/// with 0 on Axis and i' = i + Out.Sizes[Axis] for a negative signed i: OnValue (coordinate 1 on
+/// ValuesTensor's innermost axis of size above 1, 0 elsewhere) where o[Axis] = i', OffValue
+/// (coordinate 0) elsewhere, and on the whole sequence where i' is outside [0, Out.Sizes[Axis]).
+inline coordinate one_hot_value(const one_hot_desc& d, const std::byte* indices, const coordinate& o) {
+    coordinate at = o, value{};
+    at[d.axis] = 0;
+    const buffer_tensor_desc& idx = d.indices_tensor;
+    const std::size_t width = element_size(idx.data_type);
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, element_at(indices, idx, at, width), width);
+    const auto size = std::int64_t{d.output_tensor.sizes[d.axis]};
+    bool hot = false;
+    if (idx.data_type == data_type::int32 || idx.data_type == data_type::int64) {
+        const std::int64_t v = width == 4 ? std::int64_t{static_cast<std::int32_t>(static_cast<std::uint32_t>(bits))}
+                                          : static_cast<std::int64_t>(bits);
+        const std::int64_t i = v < 0 ? v + size : v;
+        hot = i >= 0 && i < size && i == o[d.axis];
+    } else {
+        hot = bits < static_cast<std::uint64_t>(size) && static_cast<std::int64_t>(bits) == o[d.axis];
+    }
+    if (hot)
+        for (std::size_t i = d.values_tensor.sizes.size(); i-- > 0;)
+            if (d.values_tensor.sizes[i] > 1) {
+                value[i] = 1;
+                break;
+            }
+    return value;
+}
+
+/// ONE_HOT from its equation, one output element at a time.
+inline void execute_one_hot(const one_hot_desc& d, std::span<const std::span<const std::byte>> inputs,
+                            std::span<const std::span<std::byte>> outputs) {
+    const std::size_t width = element_size(d.output_tensor.data_type);
+    for_each_coordinate_of(d.output_tensor.sizes, [&](const coordinate& o) {
+        std::memcpy(const_cast<std::byte*>(element_at(outputs[0].data(), d.output_tensor, o, width)),
+                    element_at(inputs[1].data(), d.values_tensor, one_hot_value(d, inputs[0].data(), o), width), width);
+    });
+}
+
+/// The descs that bind more than one input and one output tensor, from their equations.
+template <class Desc>
+void execute_several(const Desc& d, std::span<const std::span<const std::byte>> inputs,
+                     std::span<const std::span<std::byte>> outputs) {
+    if constexpr (std::is_same_v<Desc, reverse_subsequences_desc>) {
+        execute_reverse_subsequences(d, inputs, outputs);
+    } else if constexpr (is_gather_desc_v<Desc>) {
+        execute_gather_family(d, inputs, outputs);
+    } else if constexpr (is_scatter_desc_v<Desc>) {
+        execute_scatter_family(d, inputs, outputs);
+    } else if constexpr (std::is_same_v<Desc, one_hot_desc>) {
+        execute_one_hot(d, inputs, outputs);
+    } else {
+        execute_parts(d, inputs, outputs);
+    }
+}
+
 /// Thrown where a formula names an input coordinate outside the input: a bug here, never the caller's.
 [[noreturn]] inline void outside_input(std::string_view op) {
     throw std::logic_error(std::string("textbook: ").append(op).append(
@@ -342,8 +640,8 @@ inline void execute(const operator_desc& desc, std::span<const std::byte> input,
     std::visit(
         [&](const auto& d) {
             if constexpr (!is_single_tensor_desc_v<std::remove_cvref_t<decltype(d)>>) {
-                detail::execute_parts(d, std::span<const std::span<const std::byte>>(&input, 1),
-                                      std::span<const std::span<std::byte>>(&output, 1));
+                detail::execute_several(d, std::span<const std::span<const std::byte>>(&input, 1),
+                                        std::span<const std::span<std::byte>>(&output, 1));
             } else {
             const std::size_t rank = d.output_tensor.sizes.size(), width = element_size(d.input_tensor.data_type);
             const detail::coordinate in_strides = detail::element_strides(d.input_tensor),
@@ -402,27 +700,39 @@ inline void execute(const operator_desc& desc, std::span<const std::span<const s
             if constexpr (is_single_tensor_desc_v<std::remove_cvref_t<decltype(d)>>) {
                 textbook::execute(desc, inputs[0], outputs[0], level);
             } else {
-                detail::execute_parts(d, inputs, outputs);
+                detail::execute_several(d, inputs, outputs);
             }
         },
         desc);
 }
 
+/// source_of for output `output_index` of the desc's outputs (SPLIT's OutputTensors[output_index];
+/// 0 for every other operator), given the input buffers in binding order where the answer depends
+/// on an input's values (has_data_dependent_mapping: REVERSE_SUBSEQUENCES reads its
+/// SequenceLengthsTensor); the other operators do not read them. For JOIN, `source::input` names
+/// the input.
+inline source source_of(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
+                        std::size_t output_index, const std::vector<std::uint32_t>& output_coordinate,
+                        feature_level level = newest_feature_level);
+
 /// Where the element at `output_coordinate` of the operator's output comes from: the input
 /// coordinate the formula names, or the padding constant. Checks the desc as validate(desc, level)
-/// does, and the coordinate against OutputTensor.Sizes; throws validation_error when either fails.
+/// does, and the coordinate against OutputTensor.Sizes; throws validation_error when either fails,
+/// and for an operator whose answer depends on an input's values (REVERSE_SUBSEQUENCES: take the
+/// overload with the input buffers).
 inline source source_of(const operator_desc& desc, std::size_t output_index,
-                        const std::vector<std::uint32_t>& output_coordinate, feature_level level = newest_feature_level);
+                        const std::vector<std::uint32_t>& output_coordinate, feature_level level = newest_feature_level) {
+    return source_of(desc, {}, output_index, output_coordinate, level);
+}
 
 inline source source_of(const operator_desc& desc, const std::vector<std::uint32_t>& output_coordinate,
                         feature_level level = newest_feature_level) {
-    return source_of(desc, 0, output_coordinate, level);
+    return source_of(desc, {}, 0, output_coordinate, level);
 }
 
-/// source_of for output `output_index` of the desc's outputs (SPLIT's OutputTensors[output_index];
-/// 0 for every other operator). For JOIN, `source::input` names the input.
-inline source source_of(const operator_desc& desc, std::size_t output_index,
-                        const std::vector<std::uint32_t>& output_coordinate, feature_level level) {
+inline source source_of(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
+                        std::size_t output_index, const std::vector<std::uint32_t>& output_coordinate,
+                        feature_level level) {
     check(desc, level);
     const std::string_view op = dmlref::to_string(type_of(desc));
     const auto outputs = outputs_of(desc);
@@ -454,9 +764,55 @@ inline source source_of(const operator_desc& desc, std::size_t output_index,
         for (std::size_t k = 0; k < output_index; ++k) result.coordinates[p->axis] += p->output_tensors[k].sizes[p->axis];
         return result;
     }
+    if (has_data_dependent_mapping(type_of(desc))) { // the second input's values: pass its buffer
+        const auto ins = inputs_of(desc);
+        const buffer_tensor_desc& second = ins[1].desc();
+        if (inputs.size() != ins.size() || inputs[1].size() < second.total_tensor_size_in_bytes)
+            throw validation_error(dmlref::detail::message(
+                "{}: where an output element comes from depends on {}'s values; pass source_of the {} input buffers "
+                "({}, {} of at least {} bytes), not {}",
+                op, ins[1].field, ins.size(), ins[0].field, ins[1].field, second.total_tensor_size_in_bytes,
+                inputs.size()));
+    }
+    if (const auto* r = std::get_if<reverse_subsequences_desc>(&desc)) { // the length at o with 0 on Axis
+        const buffer_tensor_desc& lengths = r->sequence_lengths_tensor;
+        detail::coordinate at = o;
+        at[r->axis] = 0;
+        source result{source_kind::input, std::vector<std::uint32_t>(output_coordinate), 0};
+        result.coordinates[r->axis] = static_cast<std::uint32_t>(reverse_subsequences_source(
+            o[r->axis], detail::length_at(inputs[1].data(), lengths, at), std::ptrdiff_t{r->input_tensor.sizes[r->axis]}));
+        return result;
+    }
+    if (const auto* h = std::get_if<one_hot_desc>(&desc)) { // OffValue or OnValue
+        const detail::coordinate v = detail::one_hot_value(*h, inputs[0].data(), o);
+        source result{source_kind::input, std::vector<std::uint32_t>(h->values_tensor.sizes.size()), 1};
+        for (std::size_t i = 0; i < result.coordinates.size(); ++i) result.coordinates[i] = static_cast<std::uint32_t>(v[i]);
+        return result;
+    }
+    if (const std::optional<source> written = std::visit( // a scatter: the last update that lands on o, else the input's element
+            [&](const auto& d) -> std::optional<source> {
+                if constexpr (is_scatter_desc_v<std::remove_cvref_t<decltype(d)>>) {
+                    source result{source_kind::input, std::vector<std::uint32_t>(output_coordinate), 0};
+                    detail::for_each_coordinate_of(d.updates_tensor.sizes, [&](const detail::coordinate& u) {
+                        if (detail::scatter_target(d, inputs[1].data(), u) != o) return;
+                        result.input = 2; // UpdatesTensor
+                        for (std::size_t i = 0; i < result.coordinates.size(); ++i)
+                            result.coordinates[i] = static_cast<std::uint32_t>(u[i]);
+                    });
+                    return result;
+                } else {
+                    return std::nullopt;
+                }
+            },
+            desc);
+        written)
+        return *written;
     const bool from_input = std::visit(
         [&](const auto& d) {
-            if constexpr (is_single_tensor_desc_v<std::remove_cvref_t<decltype(d)>>) {
+            if constexpr (is_gather_desc_v<std::remove_cvref_t<decltype(d)>>) {
+                s = detail::gather_family_source(d, inputs[1].data(), o);
+                return true;
+            } else if constexpr (is_single_tensor_desc_v<std::remove_cvref_t<decltype(d)>>) {
                 return detail::source_in(d, o, s);
             } else {
                 return false; // handled above

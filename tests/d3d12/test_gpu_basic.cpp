@@ -129,7 +129,7 @@ TEST_CASE("d3d12: SLICE_GRAD on its kernel: the window's elements, zeros between
     CHECK(std::count(cpu.begin(), cpu.begin() + 63, std::byte{0}) == 63 - 12);
 }
 
-TEST_CASE("d3d12: JOIN and SPLIT bind tensor arrays: the backend refuses them by name", "[d3d12]") {
+TEST_CASE("d3d12: JOIN, SPLIT and REVERSE_SUBSEQUENCES bind several tensors: the backend refuses them by name", "[d3d12]") {
     const auto t = [](std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::float32, std::move(sizes)); };
     const operator_desc join = join_desc{{t({1, 1, 1, 2}), t({1, 1, 1, 2})}, t({1, 1, 1, 4}), 3};
     const operator_desc split = split_desc{t({1, 1, 1, 4}), {t({1, 1, 1, 4})}, 3};
@@ -137,6 +137,12 @@ TEST_CASE("d3d12: JOIN and SPLIT bind tensor arrays: the backend refuses them by
                          Catch::Message("JOIN: the D3D12 backend binds one input and one output tensor; no D3D12 kernel "
                                         "runs JOIN or SPLIT (tensor arrays) yet (the CPU library does)"));
     CHECK_THROWS_WITH(d3d12::kernels::make_params(split), Catch::StartsWith("SPLIT: the D3D12 backend binds one input"));
+    const operator_desc reverse = reverse_subsequences_desc{t({1, 1, 1, 2}), make_buffer_tensor_desc(data_type::uint32, {1, 1, 1, 1}),
+                                                            t({1, 1, 1, 2}), 3};
+    CHECK_THROWS_MATCHES(d3d12::kernels::make_params(reverse), validation_error,
+                         Catch::Message("REVERSE_SUBSEQUENCES: the D3D12 backend binds one input and one output tensor; no "
+                                        "D3D12 kernel runs REVERSE_SUBSEQUENCES (several input tensors) yet (the CPU "
+                                        "library does)"));
 }
 
 TEST_CASE("d3d12: DEPTH_TO_SPACE1 in both orders, 1-byte elements", "[d3d12]") {

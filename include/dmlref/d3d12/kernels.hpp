@@ -94,13 +94,17 @@ struct dispatch_params {
     std::uint32_t units = 0;
 };
 
-/// Throws validation_error for JOIN and SPLIT, which bind several tensors on one side: the kernels
-/// bind one input and one output.
+/// Throws validation_error for JOIN, SPLIT and REVERSE_SUBSEQUENCES, which bind several tensors on
+/// one side: the kernels bind one input and one output.
 inline void refuse_tensor_arrays(operator_type type) {
     if (binds_tensor_arrays(type))
         throw validation_error(fmt::format("{}: the D3D12 backend binds one input and one output tensor; no D3D12 "
                                            "kernel runs JOIN or SPLIT (tensor arrays) yet (the CPU library does)",
                                            to_string(type)));
+    if (!binds_one_input_and_output(type))
+        throw validation_error(fmt::format("{}: the D3D12 backend binds one input and one output tensor; no D3D12 "
+                                           "kernel runs {} (several input tensors) yet (the CPU library does)",
+                                           to_string(type), to_string(type)));
 }
 
 /// UPSAMPLE_2D's layouts as an IDENTITY's: every axis whose output is `scale` times the input's
@@ -125,7 +129,7 @@ inline std::pair<detail::layout, detail::layout> split_scaled_axes(const detail:
 
 /// The kernel parameters of a valid desc (the desc layer has checked it). Throws validation_error
 /// where a tensor is beyond the kernels' 32-bit addressing: more than 4 GiB - 1 bytes, or a size
-/// or pad of 2^31 or more, and for JOIN and SPLIT (refuse_tensor_arrays).
+/// or pad of 2^31 or more, and for JOIN, SPLIT and REVERSE_SUBSEQUENCES (refuse_tensor_arrays).
 inline dispatch_params make_params(const operator_desc& any) {
     refuse_tensor_arrays(type_of(any));
     const auto single = [](const auto& d) {

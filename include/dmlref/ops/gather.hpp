@@ -42,12 +42,14 @@
 #include <string>
 #include <string_view>
 
+#include "../operator_type.hpp"
 #include "indexed_common.hpp"
 
 namespace dmlref {
 
 /// DML_GATHER_OPERATOR_DESC.
 struct gather_desc {
+    static constexpr operator_type type = operator_type::gather;
     buffer_tensor_desc input_tensor;
     buffer_tensor_desc indices_tensor;
     buffer_tensor_desc output_tensor;
@@ -57,6 +59,7 @@ struct gather_desc {
 
 /// DML_GATHER_ELEMENTS_OPERATOR_DESC.
 struct gather_elements_desc {
+    static constexpr operator_type type = operator_type::gather_elements;
     buffer_tensor_desc input_tensor;
     buffer_tensor_desc indices_tensor;
     buffer_tensor_desc output_tensor;
@@ -65,6 +68,7 @@ struct gather_elements_desc {
 
 /// DML_GATHER_ND_OPERATOR_DESC.
 struct gather_nd_desc {
+    static constexpr operator_type type = operator_type::gather_nd;
     buffer_tensor_desc input_tensor;
     buffer_tensor_desc indices_tensor;
     buffer_tensor_desc output_tensor;
@@ -74,6 +78,7 @@ struct gather_nd_desc {
 
 /// DML_GATHER_ND1_OPERATOR_DESC.
 struct gather_nd1_desc {
+    static constexpr operator_type type = operator_type::gather_nd1;
     buffer_tensor_desc input_tensor;
     buffer_tensor_desc indices_tensor;
     buffer_tensor_desc output_tensor;

@@ -27,12 +27,14 @@
 #include <string>
 #include <string_view>
 
+#include "../operator_type.hpp"
 #include "indexed_common.hpp"
 
 namespace dmlref {
 
 /// DML_ONE_HOT_OPERATOR_DESC.
 struct one_hot_desc {
+    static constexpr operator_type type = operator_type::one_hot;
     buffer_tensor_desc indices_tensor;
     buffer_tensor_desc values_tensor;
     buffer_tensor_desc output_tensor;

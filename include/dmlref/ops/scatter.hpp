@@ -47,6 +47,7 @@ namespace dmlref {
 
 /// DML_SCATTER_OPERATOR_DESC, also named DML_SCATTER_ELEMENTS_OPERATOR_DESC.
 struct scatter_elements_desc {
+    static constexpr operator_type type = operator_type::scatter_elements;
     buffer_tensor_desc input_tensor;
     buffer_tensor_desc indices_tensor;
     buffer_tensor_desc updates_tensor;
@@ -58,6 +59,7 @@ using scatter_desc = scatter_elements_desc;
 
 /// DML_SCATTER_ND_OPERATOR_DESC.
 struct scatter_nd_desc {
+    static constexpr operator_type type = operator_type::scatter_nd;
     buffer_tensor_desc input_tensor;
     buffer_tensor_desc indices_tensor;
     buffer_tensor_desc updates_tensor;
