@@ -171,7 +171,7 @@ private:
                                                 arrays_[1].data()};
         } else {
             // REVERSE_SUBSEQUENCES and the indexed operators: their structs are not written yet.
-            throw not_expressible(std::string(to_string(Desc::type)) + ": the DirectML backend does not translate this operator yet");
+            throw not_expressible(std::string(to_string(Desc::type)) + ": dmlref's DirectML translation does not write this operator's struct yet");
         }
         op_.Desc = std::visit([](const auto& b) -> const void* { return &b; }, body_);
     }
