@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <ostream>
@@ -433,6 +434,14 @@ int run(const run_options& options, std::ostream& out) {
     for (const std::string& op : options.ops)
         if (!parse_operator_type(op)) throw std::runtime_error("--ops: '" + op + "' is not an operator (DirectML's names: JOIN, SLICE1, ...)");
     const auto known = load_known(options.known);
+    if (!options.report_dir.empty()) {
+        // Made here, once: a worker that cannot write its results would be retried case by case.
+        std::error_code error;
+        std::filesystem::create_directories(options.report_dir, error);
+        if (error || !std::filesystem::is_directory(options.report_dir))
+            throw std::runtime_error("--report: cannot make the folder '" + options.report_dir + "': " +
+                                     (error ? error.message() : std::string("a file has that name")));
+    }
     const std::string stem = options.report_dir.empty() ? std::string("directml-parity") : options.report_dir + "/parity";
     std::vector<outcome> outcomes = run_batches(options, 0, options.boundary_count + options.valid_count, stem, out);
     const std::size_t skipped = static_cast<std::size_t>(
