@@ -22,6 +22,7 @@
 #include <dmlref/textbook.hpp>
 
 #include "fuzz_input.hpp"
+#include "fuzz_several.hpp"
 
 namespace {
 
@@ -98,7 +99,8 @@ std::vector<std::uint32_t> u32s(input& in, std::size_t n, std::uint32_t small) {
 /// A desc of every kind, its output sizes derived from its input sizes and parameters most of the
 /// time (so that many pass validation), anything at all some of the time.
 operator_desc make_desc(input& in) {
-    const std::uint8_t op = in.byte() % 10; // 8: ELEMENT_WISE_IDENTITY, 9: SLICE_GRAD
+    // 8: ELEMENT_WISE_IDENTITY, 9: SLICE_GRAD; from 10 on, fuzz_several.hpp's (TILE to ONE_HOT)
+    const std::uint8_t op = in.byte() % (10 + dmlref_fuzz::several_count);
     std::uint8_t f = in.byte();
     const auto type = f < 0xf0 ? static_cast<data_type>(1 + f % 11) : static_cast<data_type>(in.raw<std::uint32_t>());
     f = in.byte();
@@ -135,6 +137,10 @@ operator_desc make_desc(input& in) {
         default: return space_to_depth1_desc{x, y, block, order};
         }
     }
+    if (op >= 10)
+        return dmlref_fuzz::make_several(
+            in, static_cast<std::uint8_t>(op - 10), type, out_type, sizes,
+            [&](data_type t, std::vector<std::uint32_t> s) { return random_tensor(in, t, std::move(s)); }, out_sizes);
     if (op == 8) { // ELEMENT_WISE_IDENTITY: the output has the input's sizes; a ScaleBias now and then
         element_wise_identity_desc d{random_tensor(in, type, sizes), random_tensor(in, out_type, out_sizes([&](std::size_t i) {
                                                                                       return size_at(i);
@@ -221,46 +227,97 @@ void fuzz_desc(input& in) {
     const std::optional<std::string> rule = validate(desc, level);
     static const bool verbose = std::getenv("DMLREF_FUZZ_VERBOSE") != nullptr; // to read what a saved input is
     if (verbose) std::fprintf(stderr, "desc: %s\nvalidate: %s\n", dmlref::to_string(desc).c_str(), rule ? rule->c_str() : "valid");
-    const auto [in_size, out_size] = std::visit(
-        dmlref::single_tensor_only{"the fuzzer", [](const auto& d) { return std::pair{d.input_tensor.total_tensor_size_in_bytes, d.output_tensor.total_tensor_size_in_bytes}; }},
-        desc);
-    if (in_size > max_buffer || out_size > max_buffer) return;
-    // Buffers of the desc's size, or a little off it.
+    const std::vector<bound_tensor> in_tensors = inputs_of(desc), out_tensors = outputs_of(desc);
+    for (const auto* list : {&in_tensors, &out_tensors})
+        for (const bound_tensor& t : *list)
+            if (t.desc().total_tensor_size_in_bytes > max_buffer) return;
+    // One buffer per tensor, of the desc's size or a little off it (the last input longer, the
+    // last output one byte short); inputs hold a pattern, or indices and lengths drawn from the
+    // fuzzer's bytes; outputs a fill that shows what was written.
     f = in.byte();
-    const std::size_t in_bytes = static_cast<std::size_t>(in_size) + (f >= 0xf8 ? f % 8 : 0);
-    const std::size_t out_bytes = static_cast<std::size_t>(out_size) - (f >= 0xf0 && f < 0xf8 && out_size > 0 ? 1 : 0);
-    guarded x(in_bytes, std::byte{0}), y(out_bytes, std::byte{0x5a});
-    for (std::size_t i = 0; i < in_bytes; ++i) x.inside()[i] = static_cast<std::byte>(i * 131 + 7);
-    const std::optional<std::string> with_buffers = validate(desc, x.inside(), y.inside(), level);
+    std::vector<guarded> xs, ys;
+    for (std::size_t k = 0; k < in_tensors.size(); ++k) {
+        const buffer_tensor_desc& t = in_tensors[k].desc();
+        xs.emplace_back(static_cast<std::size_t>(t.total_tensor_size_in_bytes) + (k + 1 == in_tensors.size() && f >= 0xf8 ? f % 8 : 0),
+                        std::byte{0});
+        const std::span<std::byte> x = xs.back().inside();
+        if (dmlref_fuzz::is_index_field(in_tensors[k].field)) dmlref_fuzz::index_bytes(in, t.data_type, x);
+        else
+            for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<std::byte>(i * 131 + 7 + k);
+    }
+    for (std::size_t k = 0; k < out_tensors.size(); ++k) {
+        const std::uint64_t size = out_tensors[k].desc().total_tensor_size_in_bytes;
+        ys.emplace_back(static_cast<std::size_t>(size) - (k + 1 == out_tensors.size() && f >= 0xf0 && f < 0xf8 && size > 0 ? 1 : 0),
+                        std::byte{0x5a});
+    }
+    std::vector<std::span<const std::byte>> ins;
+    std::vector<std::span<std::byte>> outs;
+    for (guarded& x : xs) ins.push_back(x.inside());
+    for (guarded& y : ys) outs.push_back(y.inside());
+    // A desc of one input and one output goes through the one-buffer overloads, the others
+    // through the overloads over one buffer per tensor.
+    const bool single = binds_one_input_and_output(type_of(desc));
+    const std::optional<std::string> with_buffers =
+        single ? validate(desc, ins[0], outs[0], level) : validate(desc, std::span(ins), std::span(outs), level);
     if (rule && !with_buffers) fail("validate accepts with buffers what it rejects without: " + *rule, &desc);
 
-    const std::vector<std::byte> before(y.inside().begin(), y.inside().end());
+    auto guards_intact = [&] {
+        return std::all_of(xs.begin(), xs.end(), [](const guarded& g) { return g.guards_intact(); }) &&
+               std::all_of(ys.begin(), ys.end(), [](const guarded& g) { return g.guards_intact(); });
+    };
+    auto outputs = [&] {
+        std::vector<std::vector<std::byte>> v;
+        for (const auto& o : outs) v.emplace_back(o.begin(), o.end());
+        return v;
+    };
+    auto outputs_equal = [&](const std::vector<std::vector<std::byte>>& v) {
+        for (std::size_t k = 0; k < outs.size(); ++k)
+            if (!std::equal(v[k].begin(), v[k].end(), outs[k].begin())) return false;
+        return true;
+    };
+    auto restore = [&](const std::vector<std::vector<std::byte>>& v) {
+        for (std::size_t k = 0; k < outs.size(); ++k) std::copy(v[k].begin(), v[k].end(), outs[k].begin());
+    };
+    const auto before = outputs();
     const std::size_t threads = in.byte() % 4;
+    const execution_options options{threads, std::size_t{in.byte() % 2u ? 0u : 64u}};
+    std::optional<std::string> refused; // what execute refused, past validation
     try {
-        if (threads <= 1) execute(desc, x.inside(), y.inside(), level);
-        else execute(desc, x.inside(), y.inside(), execution_options{threads, std::size_t{in.byte() % 2u ? 0u : 64u}}, level);
+        if (single && threads <= 1) execute(desc, ins[0], outs[0], level);
+        else if (single) execute(desc, ins[0], outs[0], options, level);
+        else if (threads <= 1) execute(desc, std::span(ins), std::span(outs), level);
+        else execute(desc, std::span(ins), std::span(outs), options, level);
         if (with_buffers) fail("execute ran what validate rejects: " + *with_buffers, &desc);
     } catch (const validation_error& e) {
-        if (!with_buffers) fail(std::string("execute rejected what validate accepts: ") + e.what(), &desc);
-        if (*with_buffers != e.what()) fail("execute and validate disagree: '" + *with_buffers + "' / '" + e.what() + "'", &desc);
+        if (with_buffers && *with_buffers != e.what())
+            fail("execute and validate disagree: '" + *with_buffers + "' / '" + e.what() + "'", &desc);
+        // Past validation, only an index or length the data holds may be refused.
+        if (!with_buffers && !has_data_dependent_mapping(type_of(desc)))
+            fail(std::string("execute rejected what validate accepts: ") + e.what(), &desc);
+        refused = e.what();
     }
-    if (!x.guards_intact() || !y.guards_intact()) fail("a guard byte changed", &desc);
-    if (with_buffers) {
-        if (!std::equal(before.begin(), before.end(), y.inside().begin())) fail("a rejected desc wrote its output", &desc);
+    if (!guards_intact()) fail("a guard byte changed", &desc);
+    if (with_buffers || refused) {
+        if (!outputs_equal(before)) fail("a rejected desc wrote its output", &desc);
+        if (with_buffers) return;
+    }
+    // The evaluator writes into the same buffers, started from the same bytes: a copy elsewhere
+    // might miss the desc's GuaranteedBaseOffsetAlignment. It refuses what execute refused, or
+    // writes what execute wrote.
+    const auto got = outputs();
+    restore(before);
+    try {
+        if (single) textbook::execute(desc, ins[0], outs[0], level);
+        else textbook::execute(desc, std::span(ins), std::span(outs), level);
+        if (refused) fail("textbook::execute ran what execute refuses: " + *refused, &desc);
+    } catch (const validation_error& e) {
+        // (An index the data holds out of range: the evaluator checks it on its own, in its own words.)
+        if (!refused) fail(std::string("textbook::execute rejected what execute ran: ") + e.what(), &desc);
+        // (The evaluator may have written part of the output first, as textbook.hpp says.)
         return;
     }
-    // The evaluator writes into the same buffer, started from the same bytes: a copy elsewhere
-    // might miss the desc's GuaranteedBaseOffsetAlignment.
-    const std::vector<std::byte> got(y.inside().begin(), y.inside().end());
-    std::copy(before.begin(), before.end(), y.inside().begin());
-    try {
-        textbook::execute(desc, x.inside(), y.inside(), level);
-    } catch (const validation_error& e) {
-        fail(std::string("textbook::execute rejected what execute ran: ") + e.what(), &desc);
-    }
-    if (!y.guards_intact()) fail("textbook::execute changed a guard byte", &desc);
-    if (!std::equal(got.begin(), got.end(), y.inside().begin()))
-        fail("the output differs from the textbook evaluator", &desc);
+    if (!guards_intact()) fail("textbook::execute changed a guard byte", &desc);
+    if (!outputs_equal(got)) fail("the output differs from the textbook evaluator", &desc);
 }
 
 /// The typed API with hostile parameters over small, valid, packed (or reversed) 4-D tensors.
