@@ -461,7 +461,7 @@ nlohmann::json json_scalar(const npy::array& a) {
 
 // case.json, a sidecar for classifiers and people. Its fields (names are stable):
 //   onnx_op        "Pad" | "Slice" | "DepthToSpace" | "SpaceToDepth" | "Identity" | "Transpose" | "Expand" |
-//                  "Tile" | "Resize"
+//                  "Tile" | "Resize" | "Concat" | "Split"
 //   opset, ir_version  what model.onnx declares
 //   dml_op         "DML_OPERATOR_PADDING1", ... (the DirectML operator the case came from)
 //   dml_desc       the DirectML desc in one line, DirectML's field names (strides included)
