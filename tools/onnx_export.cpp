@@ -44,7 +44,8 @@
 //   elements its tensor reads, each output_K.pb those its tensor is written, gathered in C order
 //   (case.json's input_strides and output_strides keep the layouts).
 // Input layouts: a strided or broadcast InputTensor decides which buffer elements the operator
-// reads, which a node test (a packed tensor per input) cannot say: left out (but IDENTITY's above).
+// reads, which a node test (a packed tensor per input) cannot say: left out (but IDENTITY's above,
+// and JOIN's and SPLIT's parts, gathered as said there).
 // Output strides only place the results in memory: those cases are exported with the packed
 // logical output.
 #include <algorithm>
