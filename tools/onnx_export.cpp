@@ -39,7 +39,8 @@
 //            InputTensors entry, input_0 ... input_{N-1}, in order.
 //   SPLIT -> Split-13 (`axis` = Axis, `split` an int64 input: each OutputTensors entry's size on
 //            Axis), one graph output per entry, output_0 ... output_{N-1} (output_K.pb), in order.
-//            Split-13 is the first with `split` as an input, as Slice's and Pad's index lists are.
+//            Split-13 takes `split` as an input, as Slice and Pad take their index lists (Split-2..12
+//            as an attribute; Split-1, float types only, either way).
 //   Their parts are packed ONNX tensors whatever the descs' strides: each input_K.pb holds the
 //   elements its tensor reads, each output_K.pb those its tensor is written, gathered in C order
 //   (case.json's input_strides and output_strides keep the layouts).
