@@ -415,8 +415,8 @@ const std::map<std::string, std::size_t> op_index = {
 /// (input_0.npy, input_1.npy, ... for JOIN's InputTensors; output_0.npy and expected_0.npy, ... for
 /// SPLIT's OutputTensors), the single tensor's named as in every other case folder.
 /// The input bytes are drawn whether or not the folder is written (`write`), so that every format
-/// draws the same cases.
-void write_parts_case(const fs::path& dir, const operator_desc& desc, random_cases::rng_t& rng, bool write) {
+/// draws the same cases; returns them, one buffer per input tensor.
+std::vector<npy::array> write_parts_case(const fs::path& dir, const operator_desc& desc, random_cases::rng_t& rng, bool write) {
     const auto ins = inputs_of(desc), outs = outputs_of(desc);
     const auto name = [](std::string_view stem, const std::vector<bound_tensor>& side, std::size_t k) {
         return side[k].field.find('[') == std::string::npos ? std::string(stem) : fmt::format("{}_{}", stem, k);
@@ -431,7 +431,7 @@ void write_parts_case(const fs::path& dir, const operator_desc& desc, random_cas
     }
     for (std::size_t k = 0; k < outs.size(); ++k)
         outputs.push_back({name("output", outs, k), name("output", outs, k) + ".npy", model::buffer_elements(outs[k].desc())});
-    if (!write) return;
+    if (!write) return values;
     fs::create_directories(dir);
     for (std::size_t k = 0; k < ins.size(); ++k) npy::write(dir / inputs[k].path, values[k], {signals::on_temporary});
     const std::string json = model::operator_model(desc, inputs, outputs);
@@ -446,6 +446,7 @@ void write_parts_case(const fs::path& dir, const operator_desc& desc, random_cas
         const std::uint64_t shape[] = {r.value_bytes / element_size(r.type)};
         npy::write(dir / (name("expected", outs, k) + ".npy"), r.type, shape, bytes, {signals::on_temporary});
     }
+    return values;
 }
 
 int vectors_command(const fs::path& out_dir, const std::vector<std::string>& ops, std::uint32_t count, std::uint64_t seed,
@@ -484,11 +485,15 @@ int vectors_command(const fs::path& out_dir, const std::vector<std::string>& ops
                 for (auto& t : s->output_tensors) exact(t);
             }
             const fs::path dir = out_dir / fmt::format("{:05}_{}_{}", k, to_string(type_of(desc)), to_string(data_type_of(desc)));
+            [[maybe_unused]] const auto values = write_parts_case(dir, desc, rng, dxdispatch); // the same draws in every format
 #ifdef DMLREF_HAVE_ONNX
-            // Left out of the ONNX export by name (its tally counts the reason); no folder of its own.
-            if (onnx) node_test::export_case(dir, desc, {}, tally, signals::on_temporary);
+            // JOIN as Concat, SPLIT as Split, over the same buffers (a case left out writes no folder of its own).
+            if (onnx) {
+                std::vector<std::span<const std::byte>> buffers;
+                for (const auto& v : values) buffers.emplace_back(v.data);
+                node_test::export_case_buffers(dir, desc, buffers, tally, signals::on_temporary);
+            }
 #endif
-            write_parts_case(dir, desc, rng, dxdispatch); // the same draws in every format
             continue;
         }
         std::visit(

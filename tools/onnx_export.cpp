@@ -35,8 +35,18 @@
 //                         scales {1, ..., 1, Height, Width}. Resize-10 names neither the
 //                         coordinate transformation nor the rounding, so 11 is the lowest that
 //                         says exactly this. Resize takes all eleven types; UPSAMPLE_2D has two.
+//   JOIN  -> Concat-4 (the first Concat of all eleven types; `axis` = Axis), one graph input per
+//            InputTensors entry, input_0 ... input_{N-1}, in order.
+//   SPLIT -> Split-13 (`axis` = Axis, `split` an int64 input: each OutputTensors entry's size on
+//            Axis), one graph output per entry, output_0 ... output_{N-1} (output_K.pb), in order.
+//            Split-13 takes `split` as an input, as Slice and Pad take their index lists (Split-2..12
+//            as an attribute; Split-1, float types only, either way).
+//   Their parts are packed ONNX tensors whatever the descs' strides: each input_K.pb holds the
+//   elements its tensor reads, each output_K.pb those its tensor is written, gathered in C order
+//   (case.json's input_strides and output_strides keep the layouts).
 // Input layouts: a strided or broadcast InputTensor decides which buffer elements the operator
-// reads, which a node test (a packed tensor per input) cannot say: left out (but IDENTITY's above).
+// reads, which a node test (a packed tensor per input) cannot say: left out (but IDENTITY's above,
+// and JOIN's and SPLIT's parts, gathered as said there).
 // Output strides only place the results in memory: those cases are exported with the packed
 // logical output.
 #include <algorithm>
@@ -83,6 +93,11 @@ struct node_plan {
     /// The tensor of the input buffer the data input holds (packed), where it is not InputTensor:
     /// the buffer's elements in memory order (Transpose), or without the broadcast axes (Expand).
     std::optional<buffer_tensor_desc> data_tensor;
+    /// Concat's data inputs, one per InputTensors entry ("input_0", ...), in place of data_name.
+    std::vector<std::string> data_names;
+    /// The node's outputs in order: "output", or Split's "output_0", ... one per OutputTensors entry.
+    std::vector<std::string> output_names{"output"};
+    std::optional<std::int64_t> axis; ///< Concat, Split
 };
 
 node_plan make_plan(std::string op_type, std::string data_name, std::int64_t opset) {
@@ -233,10 +248,33 @@ std::variant<node_plan, std::string> plan_slice(const buffer_tensor_desc& in, co
     return p;
 }
 
+/// JOIN as Concat-4 and SPLIT as Split-13 (see the mapping above). Every part is a packed ONNX
+/// tensor: a strided or broadcast part is the elements its desc reads (or writes), gathered in C order.
+std::variant<node_plan, std::string> plan_parts(const operator_desc& desc) {
+    if (const auto* j = std::get_if<join_desc>(&desc)) {
+        node_plan p = make_plan("Concat", "", 4);
+        for (std::size_t k = 0; k < j->input_tensors.size(); ++k) p.data_names.push_back(fmt::format("input_{}", k));
+        p.axis = j->axis;
+        return p;
+    }
+    const auto& s = std::get<split_desc>(desc);
+    node_plan p = make_plan("Split", "input", 13);
+    std::vector<std::int64_t> split;
+    p.output_names.clear();
+    for (std::size_t k = 0; k < s.output_tensors.size(); ++k) {
+        split.push_back(s.output_tensors[k].sizes[s.axis]);
+        p.output_names.push_back(fmt::format("output_{}", k));
+    }
+    p.inputs.push_back({"split", int64_vector(split)});
+    p.axis = s.axis;
+    return p;
+}
+
 std::variant<node_plan, std::string> plan_of(const operator_desc& desc) {
+    if (binds_tensor_arrays(type_of(desc))) return plan_parts(desc);
     if (!binds_one_input_and_output(type_of(desc)))
-        return fmt::format("{} (the ONNX export writes nodes of one input and one output, so operators with several "
-                           "inputs or outputs are not exported yet)",
+        return fmt::format("{} (the ONNX export writes nodes of one input and one output, and JOIN's and SPLIT's, so "
+                           "other operators with several inputs or outputs are not exported yet)",
                            to_string(type_of(desc)));
     const buffer_tensor_desc& in = inputs_of(desc).front().desc();
     auto op = std::visit(
@@ -332,7 +370,10 @@ void write_message(const fs::path& path, const google::protobuf::MessageLite& m,
     npy::write_file_atomically(path, std::as_bytes(std::span(bytes.data(), bytes.size())), {on_temporary});
 }
 
-std::string model_bytes(const node_plan& p, const npy::array& data, const npy::array& output) {
+/// The names of the graph inputs that hold tensor data, in order: Concat's one per part, else the one.
+std::vector<std::string> data_names_of(const node_plan& p) { return p.data_names.empty() ? std::vector{p.data_name} : p.data_names; }
+
+std::string model_bytes(const node_plan& p, const std::vector<npy::array>& data, const std::vector<npy::array>& outputs) {
     onnx::ModelProto model;
     model.set_ir_version(detail::ir_version_for(p.opset));
     model.set_producer_name("dmlref");
@@ -345,14 +386,25 @@ std::string model_bytes(const node_plan& p, const npy::array& data, const npy::a
     auto* node = graph->add_node();
     node->set_op_type(p.op_type);
     node->set_name(p.op_type);
-    node->add_input(p.data_name);
-    add_value_info(graph->mutable_input(), p.data_name, data);
+    const auto names = data_names_of(p);
+    for (std::size_t k = 0; k < names.size(); ++k) {
+        node->add_input(names[k]);
+        add_value_info(graph->mutable_input(), names[k], data[k]);
+    }
     for (const auto& t : p.inputs) {
         node->add_input(t.name);
         add_value_info(graph->mutable_input(), t.name, t.value);
     }
-    node->add_output("output");
-    add_value_info(graph->mutable_output(), "output", output);
+    for (std::size_t k = 0; k < p.output_names.size(); ++k) {
+        node->add_output(p.output_names[k]);
+        add_value_info(graph->mutable_output(), p.output_names[k], outputs[k]);
+    }
+    if (p.axis) {
+        auto* a = node->add_attribute();
+        a->set_name("axis");
+        a->set_type(onnx::AttributeProto::INT);
+        a->set_i(*p.axis);
+    }
     if (p.blocksize) {
         auto* a = node->add_attribute();
         a->set_name("blocksize");
@@ -411,7 +463,7 @@ nlohmann::json json_scalar(const npy::array& a) {
 
 // case.json, a sidecar for classifiers and people. Its fields (names are stable):
 //   onnx_op        "Pad" | "Slice" | "DepthToSpace" | "SpaceToDepth" | "Identity" | "Transpose" | "Expand" |
-//                  "Tile" | "Resize"
+//                  "Tile" | "Resize" | "Concat" | "Split"
 //   opset, ir_version  what model.onnx declares
 //   dml_op         "DML_OPERATOR_PADDING1", ... (the DirectML operator the case came from)
 //   dml_desc       the DirectML desc in one line, DirectML's field names (strides included)
@@ -429,8 +481,22 @@ nlohmann::json json_scalar(const npy::array& a) {
 //                  "axes", "steps"}; Expand {"shape"}; Tile {"repeats"}; Resize {"roi": [],
 //                  "scales": [...]} (numbers)
 //   input_names    the graph inputs in order (input_K.pb is the K-th)
-std::string case_json(const node_plan& p, const operator_desc& desc, const npy::array& data, const npy::array& output) {
+//   Concat and Split (JOIN and SPLIT) also have:
+//   input_shapes, output_shapes   every data input's and output's shape, in order (input_shape and
+//                  output_shape are the first's)
+//   input_strides  Concat: each InputTensors entry's strides in DirectML (null when packed): which
+//                  buffer elements input_K.pb holds, gathered in C order
+//   output_strides Split: a list, each OutputTensors entry's strides (null when packed)
+//   output_names   the graph outputs in order (output_K.pb is the K-th)
+//   attributes     {"axis": A}; inputs: Split {"split": [...]}
+std::string case_json(const node_plan& p, const operator_desc& desc, const std::vector<npy::array>& datas,
+                      const std::vector<npy::array>& outputs) {
     const buffer_tensor_desc& out = outputs_of(desc).front().desc();
+    const npy::array& data = datas.front();
+    const npy::array& output = outputs.front();
+    const auto strides_of = [](const buffer_tensor_desc& t) {
+        return t.strides && !is_packed(t) ? nlohmann::ordered_json(*t.strides) : nlohmann::ordered_json(nullptr);
+    };
     nlohmann::ordered_json j;
     j["onnx_op"] = p.op_type;
     j["opset"] = p.opset;
@@ -441,15 +507,31 @@ std::string case_json(const node_plan& p, const operator_desc& desc, const npy::
     j["onnx_type"] = std::string(detail::onnx_type_name(data.type));
     j["input_shape"] = data.shape;
     j["output_shape"] = output.shape;
-    j["output_strides"] = out.strides && !is_packed(out) ? nlohmann::ordered_json(*out.strides) : nlohmann::ordered_json(nullptr);
+    const bool parts = binds_tensor_arrays(type_of(desc));
+    if (parts) {
+        nlohmann::ordered_json in_shapes = nlohmann::ordered_json::array(), out_shapes = nlohmann::ordered_json::array(),
+                               in_strides = nlohmann::ordered_json::array(), out_strides = nlohmann::ordered_json::array();
+        for (const auto& a : datas) in_shapes.push_back(a.shape);
+        for (const auto& a : outputs) out_shapes.push_back(a.shape);
+        for (const auto& t : inputs_of(desc)) in_strides.push_back(strides_of(t.desc()));
+        for (const auto& t : outputs_of(desc)) out_strides.push_back(strides_of(t.desc()));
+        j["input_shapes"] = in_shapes;
+        j["output_shapes"] = out_shapes;
+        j["input_strides"] = in_strides;
+        j["output_strides"] = std::holds_alternative<split_desc>(desc) ? out_strides : strides_of(out);
+        j["output_names"] = p.output_names;
+    } else {
+        j["output_strides"] = strides_of(out);
+    }
     nlohmann::ordered_json attributes = nlohmann::ordered_json::object();
+    if (p.axis) attributes["axis"] = *p.axis;
     if (!p.mode.empty()) attributes["mode"] = p.mode;
     if (p.blocksize) attributes["blocksize"] = p.blocksize;
     if (!p.perm.empty()) attributes["perm"] = p.perm;
     for (const auto& [name, value] : p.strings) attributes[name] = value;
     j["attributes"] = attributes;
     nlohmann::ordered_json inputs = nlohmann::ordered_json::object();
-    std::vector<std::string> names{p.data_name};
+    std::vector<std::string> names = data_names_of(p);
     for (const auto& t : p.inputs) {
         names.push_back(t.name);
         if (t.name == "constant_value") {
@@ -474,30 +556,44 @@ std::string case_json(const node_plan& p, const operator_desc& desc, const npy::
 
 } // namespace
 
-std::optional<std::string> export_case(const fs::path& dir, const operator_desc& desc, std::span<const std::byte> input_buffer,
-                                       export_tally& tally, npy::temporary_observer on_temporary) {
-    auto planned = plan_of(desc);
-    if (auto* why = std::get_if<std::string>(&planned)) {
-        ++tally.left_out[*why];
-        return *why;
-    }
-    const node_plan& p = std::get<node_plan>(planned);
-    const buffer_tensor_desc& in = inputs_of(desc).front().desc();
-    const buffer_tensor_desc& out = outputs_of(desc).front().desc();
+namespace {
 
-    // The expected output: the desc itself on the reference, its elements gathered in C order.
-    std::vector<std::byte> out_buffer(static_cast<std::size_t>(out.total_tensor_size_in_bytes));
-    // The input buffer as a dispatch binds it: at least TotalTensorSizeInBytes (the bytes past its
-    // elements are never read).
-    std::vector<std::byte> in_buffer(input_buffer.begin(), input_buffer.end());
-    if (in_buffer.size() < in.total_tensor_size_in_bytes) in_buffer.resize(static_cast<std::size_t>(in.total_tensor_size_in_bytes));
-    dmlref::execute(desc, in_buffer, out_buffer);
-    const buffer_tensor_desc& held = p.data_tensor ? *p.data_tensor : in; // what the data input holds
-    npy::array data{held.data_type, {held.sizes.begin(), held.sizes.end()}, detail::gather(held, input_buffer)};
-    npy::array output{out.data_type, {out.sizes.begin(), out.sizes.end()}, detail::gather(out, out_buffer)};
+/// The export of a planned case: `desc` run over one buffer per input tensor (DirectML's binding
+/// order), each bound at least TotalTensorSizeInBytes long.
+void write_case(const fs::path& dir, const node_plan& p, const operator_desc& desc,
+                std::span<const std::span<const std::byte>> input_buffers, npy::temporary_observer on_temporary) {
+    const auto ins = inputs_of(desc), outs = outputs_of(desc);
+    if (input_buffers.size() != ins.size())
+        throw std::logic_error(fmt::format("the ONNX export of {} was given {} input buffers for {} input tensors",
+                                           to_string(type_of(desc)), input_buffers.size(), ins.size()));
+    // The input buffers as a dispatch binds them: at least TotalTensorSizeInBytes (the bytes past
+    // their elements are never read); the outputs' the desc's sizes.
+    std::vector<std::vector<std::byte>> in_buffers, out_buffers;
+    std::vector<std::span<const std::byte>> in_spans;
+    std::vector<std::span<std::byte>> out_spans;
+    for (std::size_t k = 0; k < ins.size(); ++k) {
+        in_buffers.emplace_back(input_buffers[k].begin(), input_buffers[k].end());
+        if (in_buffers[k].size() < ins[k].desc().total_tensor_size_in_bytes)
+            in_buffers[k].resize(static_cast<std::size_t>(ins[k].desc().total_tensor_size_in_bytes));
+    }
+    for (const auto& o : outs) out_buffers.emplace_back(static_cast<std::size_t>(o.desc().total_tensor_size_in_bytes));
+    for (const auto& b : in_buffers) in_spans.emplace_back(b);
+    for (auto& b : out_buffers) out_spans.emplace_back(b);
+    // The expected outputs: the desc itself on the reference, each output's elements gathered in C order.
+    dmlref::execute(desc, in_spans, out_spans);
+    std::vector<npy::array> data, outputs;
+    for (std::size_t k = 0; k < ins.size(); ++k) {
+        // What the data input holds: the tensor's elements, or (IDENTITY) the buffer's in memory order.
+        const buffer_tensor_desc& held = p.data_tensor ? *p.data_tensor : ins[k].desc();
+        data.push_back(npy::array{held.data_type, {held.sizes.begin(), held.sizes.end()}, detail::gather(held, in_buffers[k])});
+    }
+    for (std::size_t k = 0; k < outs.size(); ++k) {
+        const buffer_tensor_desc& o = outs[k].desc();
+        outputs.push_back(npy::array{o.data_type, {o.sizes.begin(), o.sizes.end()}, detail::gather(o, out_buffers[k])});
+    }
 
     fs::create_directories(dir / "test_data_set_0");
-    const std::string model = model_bytes(p, data, output);
+    const std::string model = model_bytes(p, data, outputs);
     npy::write_file_atomically(dir / "model.onnx", std::as_bytes(std::span(model.data(), model.size())), {on_temporary});
     std::size_t k = 0;
     auto write_input = [&](const std::string& name, const npy::array& a) {
@@ -505,18 +601,39 @@ std::optional<std::string> export_case(const fs::path& dir, const operator_desc&
         fill_tensor(t, name, a);
         write_message(dir / "test_data_set_0" / fmt::format("input_{}.pb", k++), t, on_temporary);
     };
-    write_input(p.data_name, data);
+    const auto names = data_names_of(p);
+    for (std::size_t i = 0; i < names.size(); ++i) write_input(names[i], data[i]);
     for (const auto& t : p.inputs) write_input(t.name, t.value);
-    onnx::TensorProto expected;
-    fill_tensor(expected, "output", output);
-    write_message(dir / "test_data_set_0" / "output_0.pb", expected, on_temporary);
-    const std::string json = case_json(p, desc, data, output);
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        onnx::TensorProto expected;
+        fill_tensor(expected, p.output_names[i], outputs[i]);
+        write_message(dir / "test_data_set_0" / fmt::format("output_{}.pb", i), expected, on_temporary);
+    }
+    const std::string json = case_json(p, desc, data, outputs);
     npy::write_file_atomically(dir / "case.json", std::as_bytes(std::span(json.data(), json.size())), {on_temporary});
+}
 
+} // namespace
+
+std::optional<std::string> export_case_buffers(const fs::path& dir, const operator_desc& desc,
+                                               std::span<const std::span<const std::byte>> input_buffers, export_tally& tally,
+                                               npy::temporary_observer on_temporary) {
+    auto planned = plan_of(desc);
+    if (auto* why = std::get_if<std::string>(&planned)) {
+        ++tally.left_out[*why];
+        return *why;
+    }
+    const node_plan& p = std::get<node_plan>(planned);
+    write_case(dir, p, desc, input_buffers, on_temporary);
     ++tally.exported;
     ++tally.opsets[p.opset];
     if (p.opset > detail::newest_checked_opset) ++tally.beyond_checker;
     return std::nullopt;
+}
+
+std::optional<std::string> export_case(const fs::path& dir, const operator_desc& desc, std::span<const std::byte> input_buffer,
+                                       export_tally& tally, npy::temporary_observer on_temporary) {
+    return export_case_buffers(dir, desc, std::span<const std::span<const std::byte>>(&input_buffer, 1), tally, on_temporary);
 }
 
 std::string export_tally::summary() const {

@@ -1,8 +1,9 @@
 // ONNX node tests read back: a one-node model of Pad, Slice, DepthToSpace, SpaceToDepth, Identity,
-// Transpose or Expand mapped to the DirectML desc of the same meaning (PADDING1, SLICE1,
-// DEPTH_TO_SPACE1, SPACE_TO_DEPTH1 and ELEMENT_WISE_IDENTITY on packed tensors; Transpose and
-// Expand as ELEMENT_WISE_IDENTITY reading the packed data through permuted or zero strides), run on
-// the reference and compared with the data set's output.
+// Transpose, Expand, Tile, Resize, Concat or Split mapped to the DirectML desc of the same meaning
+// (PADDING1, SLICE1, DEPTH_TO_SPACE1, SPACE_TO_DEPTH1, ELEMENT_WISE_IDENTITY, TILE, UPSAMPLE_2D,
+// JOIN and SPLIT on packed tensors; Transpose and Expand as ELEMENT_WISE_IDENTITY reading the
+// packed data through permuted or zero strides), run on the reference and compared with the data
+// set's outputs (output_K.pb, one per graph output).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -436,6 +437,122 @@ operator_desc map_resize(const node_context& node, const onnx::NodeProto& n, std
                             interpolation_mode::nearest_neighbor};
 }
 
+/// An ONNX axis attribute as a DirectML Axis: [0, rank), or from `negative_from` on (the opset
+/// where the operator takes them) [-rank, rank), counting from the end.
+std::uint32_t axis_of(const node_context& node, std::int64_t axis, std::size_t rank, std::int64_t opset, std::int64_t negative_from) {
+    const auto r = static_cast<std::int64_t>(rank);
+    if (axis < 0 && opset < negative_from)
+        node.fail(fmt::format("attribute axis={} is negative, which opset {} does not allow (opset {} and later count it from the end)",
+                              axis, opset, negative_from));
+    if (axis < -r || axis >= r)
+        node.fail(fmt::format("attribute axis={} is outside a {}-dimensional input (axes {} to {})", axis, rank,
+                              opset < negative_from ? 0 : -r, r - 1));
+    return static_cast<std::uint32_t>(axis < 0 ? axis + r : axis);
+}
+
+/// Concat (opset 1 on) as JOIN: every input one of InputTensors, in order; Axis the `axis`
+/// attribute (Concat-1's default 1 where it is left out; required from Concat-4; negative from
+/// Concat-11).
+operator_desc map_concat(const node_context& node, const onnx::NodeProto& n, std::int64_t opset,
+                         const std::vector<std::optional<npy::array>>& inputs) {
+    only_attributes(node, n, {"axis"});
+    std::vector<std::vector<std::uint32_t>> sizes;
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+        if (!inputs[k]) node.fail(fmt::format("input {} is left out (an empty name); Concat joins every input", k));
+        const npy::array& a = *inputs[k];
+        if (a.type != inputs[0]->type)
+            node.fail(fmt::format("input {} ('{}') is {}; input 0 is {}", k, n.input(static_cast<int>(k)), to_string(a.type),
+                                  to_string(inputs[0]->type)));
+        if (a.shape.size() != inputs[0]->shape.size())
+            node.fail(fmt::format("input {} ('{}') has {} dimensions; input 0 has {}", k, n.input(static_cast<int>(k)), a.shape.size(),
+                                  inputs[0]->shape.size()));
+        const node_context part{fmt::format("{}: input {} ('{}')", node.label, k, n.input(static_cast<int>(k)))};
+        sizes.push_back(dml_sizes(part, a, 1, 8));
+    }
+    const std::size_t rank = sizes[0].size();
+    const auto* a = attribute(n, "axis");
+    if (!a && opset >= 4) node.fail(fmt::format("attribute 'axis' is missing (Concat-{} requires it)", opset));
+    const std::uint32_t axis = axis_of(node, a ? a->i() : 1, rank, opset, 11);
+    std::vector<std::uint32_t> out_sizes = sizes[0];
+    std::uint64_t total = 0;
+    for (std::size_t k = 0; k < sizes.size(); ++k) {
+        for (std::size_t i = 0; i < rank; ++i)
+            if (i != axis && sizes[k][i] != sizes[0][i])
+                node.fail(fmt::format("input {} has size {} on axis {}; input 0 has {} (only axis {} may differ)", k, sizes[k][i], i,
+                                      sizes[0][i], axis));
+        total += sizes[k][axis];
+    }
+    if (total > UINT32_MAX) node.fail(fmt::format("the inputs join to {} elements on axis {}, more than 2^32-1", total, axis));
+    out_sizes[axis] = static_cast<std::uint32_t>(total);
+    join_desc d;
+    for (const auto& s : sizes) d.input_tensors.push_back(packed(inputs[0]->type, s));
+    d.output_tensor = packed(inputs[0]->type, out_sizes);
+    d.axis = axis;
+    return d;
+}
+
+/// Split as SPLIT: one OutputTensors entry per node output, in order; Axis the `axis` attribute
+/// (default 0, negative from Split-11). The parts' sizes on the axis: `split` (an attribute in
+/// Split-2..12, an input in Split-1 and from Split-13 on), else Split-18's `num_outputs` (parts of
+/// ceil(size / num_outputs), the last what remains), else equal parts (which must divide the axis).
+operator_desc map_split(const node_context& node, const onnx::NodeProto& n, std::int64_t opset, const npy::array& data,
+                        const std::vector<std::optional<npy::array>>& inputs) {
+    only_attributes(node, n, {"axis", "split", "num_outputs"});
+    const auto sizes = dml_sizes(node, data, 1, 8);
+    const auto* a = attribute(n, "axis");
+    const std::uint32_t axis = axis_of(node, a ? a->i() : 0, sizes.size(), opset, 11);
+    const std::uint32_t dim = sizes[axis];
+    const auto count = static_cast<std::size_t>(n.output_size());
+    std::optional<std::vector<std::int64_t>> split;
+    if (const auto* s = attribute(n, "split")) {
+        if (opset >= 13) node.fail(fmt::format("attribute 'split' is Split-2..12's; Split-{} takes split as an input", opset));
+        split.emplace(s->ints().begin(), s->ints().end());
+    }
+    if (inputs.size() > 1 && inputs[1]) {
+        if (opset >= 2 && opset < 13) node.fail(fmt::format("Split-{} takes one input; 'split' is an attribute there", opset));
+        if (split) node.fail("split is given both as an attribute and as an input");
+        split = integers(*inputs[1], node.label + ": input 'split'");
+    }
+    const auto* num = attribute(n, "num_outputs");
+    if (num && opset < 18) node.fail(fmt::format("attribute 'num_outputs' is Split-18's; this model imports opset {}", opset));
+    if (num && split) node.fail("both 'split' and attribute 'num_outputs' are given (Split-18 takes one of them)");
+    std::vector<std::int64_t> parts;
+    if (split) {
+        parts = *split;
+        if (parts.size() != count)
+            node.fail(fmt::format("split has {} entries {{{}}}; the node has {} outputs", parts.size(), fmt::join(parts, ", "), count));
+    } else if (num) {
+        if (num->i() != static_cast<std::int64_t>(count))
+            node.fail(fmt::format("attribute num_outputs={}; the node has {} outputs", num->i(), count));
+        const std::int64_t chunk = (dim + num->i() - 1) / num->i();
+        parts.assign(count, chunk);
+        parts.back() = dim - chunk * static_cast<std::int64_t>(count - 1);
+    } else {
+        if (opset >= 18) node.fail("neither input 'split' nor attribute 'num_outputs' is given (Split-18 needs one)");
+        if (dim % count != 0)
+            node.fail(fmt::format("axis {} has size {}, which {} equal parts do not divide (no 'split' is given)", axis, dim, count));
+        parts.assign(count, dim / static_cast<std::int64_t>(count));
+    }
+    std::int64_t total = 0;
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+        if (parts[k] < 1)
+            node.fail(fmt::format("output {} gets {} elements on axis {} (split {{{}}}); DirectML tensors have no empty dimension", k,
+                                  parts[k], axis, fmt::join(parts, ", ")));
+        total += std::min<std::int64_t>(parts[k], std::int64_t{UINT32_MAX} + 1);
+    }
+    if (total != dim)
+        node.fail(fmt::format("split {{{}}} adds up to {}; axis {} has size {}", fmt::join(parts, ", "), total, axis, dim));
+    split_desc d;
+    d.input_tensor = packed(data.type, sizes);
+    for (const std::int64_t part : parts) {
+        auto out = sizes;
+        out[axis] = static_cast<std::uint32_t>(part);
+        d.output_tensors.push_back(packed(data.type, out));
+    }
+    d.axis = axis;
+    return d;
+}
+
 bool has_model(const fs::path& folder) {
     std::error_code error;
     return fs::is_regular_file(folder / "model.onnx", error);
@@ -467,12 +584,20 @@ loaded_test load_node_test(const fs::path& model_path) {
     if (opset < 0) throw validation_error(fmt::format("{}: imports no opset of the default domain", model_path.string()));
     const auto& g = m.graph();
     if (g.node_size() != 1)
-        throw validation_error(fmt::format("{}: the graph has {} nodes; one node of Pad, Slice, DepthToSpace, SpaceToDepth, Identity, Transpose, Expand, Tile or Resize is mapped",
+        throw validation_error(fmt::format("{}: the graph has {} nodes; one node of Pad, Slice, DepthToSpace, SpaceToDepth, Identity, Transpose, Expand, Tile, Resize, Concat or Split is mapped",
                                            model_path.string(), g.node_size()));
     const onnx::NodeProto& n = g.node(0);
     const node_context node{fmt::format("{}: node 0 ({})", model_path.string(), n.op_type())};
     if (!n.domain().empty() && n.domain() != "ai.onnx") node.fail(fmt::format("domain '{}' is not ONNX's", n.domain()));
-    if (n.input_size() == 0 || n.output_size() != 1 || g.output_size() != 1) node.fail("it needs a data input and one output");
+    if (n.input_size() == 0 || n.output_size() == 0 || (n.output_size() != 1 && n.op_type() != "Split"))
+        node.fail(fmt::format("it has {} inputs and {} outputs; it needs a data input and one output (Split: one or more)", n.input_size(),
+                              n.output_size()));
+    if (g.output_size() != n.output_size())
+        node.fail(fmt::format("the graph has {} outputs; the node has {}", g.output_size(), n.output_size()));
+    for (int k = 0; k < n.output_size(); ++k)
+        if (g.output(k).name() != n.output(k))
+            node.fail(fmt::format("graph output {} is '{}'; node output {} is '{}' (output_{}.pb is the graph's output {})", k,
+                                  g.output(k).name(), k, n.output(k), k, k));
 
     // Each input's value: an initializer, or the data set's input_K.pb (K counts the graph inputs
     // that are not initializers, as onnx_test_runner does).
@@ -500,8 +625,8 @@ loaded_test load_node_test(const fs::path& model_path) {
     if (!inputs[0]) node.fail("the data input is missing");
     const npy::array& data = *inputs[0];
 
-    loaded_test test{.folder = model_path.parent_path(), .desc = {}, .input = data, .expected = std::nullopt,
-                     .output_name = g.output(0).name()};
+    loaded_test test{.folder = model_path.parent_path(), .desc = {}, .inputs = {data}, .expected = {}, .output_names = {}};
+    for (const auto& o : g.output()) test.output_names.push_back(o.name());
     if (n.op_type() == "Pad") test.desc = map_pad(node, n, opset, data, inputs);
     else if (n.op_type() == "Slice") test.desc = map_slice(node, n, opset, data, inputs);
     else if (n.op_type() == "DepthToSpace") test.desc = map_depth_space(node, n, data, true);
@@ -511,19 +636,28 @@ loaded_test load_node_test(const fs::path& model_path) {
     else if (n.op_type() == "Expand") test.desc = map_expand(node, n, opset, data, inputs);
     else if (n.op_type() == "Tile") test.desc = map_tile(node, n, opset, data, inputs);
     else if (n.op_type() == "Resize") test.desc = map_resize(node, n, opset, data, inputs);
+    else if (n.op_type() == "Concat") {
+        test.desc = map_concat(node, n, opset, inputs);
+        test.inputs.clear();
+        for (const auto& in : inputs) test.inputs.push_back(*in); // map_concat: every one present
+    } else if (n.op_type() == "Split") test.desc = map_split(node, n, opset, data, inputs);
     else node.fail("the operator has no DirectML data-movement form here (Pad, Slice, DepthToSpace, SpaceToDepth, Identity, "
-                   "Transpose, Expand, Tile and Resize do)");
+                   "Transpose, Expand, Tile, Resize, Concat and Split do)");
     if (auto why = dmlref::validate(test.desc)) node.fail(fmt::format("the DirectML desc it maps to is invalid: {}", *why));
 
     std::error_code error;
     if (fs::exists(data_set / "output_0.pb", error)) {
-        test.expected = read_tensor_file(data_set / "output_0.pb", read_limit());
-        const buffer_tensor_desc& out = outputs_of(test.desc).front().desc();
-        const std::vector<std::uint64_t> shape(out.sizes.begin(), out.sizes.end());
-        if (test.expected->type != out.data_type || test.expected->shape != shape)
-            throw validation_error(fmt::format("{}: holds {} {{{}}}; node 0 ({}) gives {} {{{}}}", (data_set / "output_0.pb").string(),
-                                               to_string(test.expected->type), fmt::join(test.expected->shape, ", "), n.op_type(),
-                                               to_string(out.data_type), fmt::join(shape, ", ")));
+        const auto outs = outputs_of(test.desc);
+        for (std::size_t k = 0; k < outs.size(); ++k) {
+            const fs::path file = data_set / fmt::format("output_{}.pb", k);
+            test.expected.push_back(read_tensor_file(file, read_limit()));
+            const buffer_tensor_desc& out = outs[k].desc();
+            const std::vector<std::uint64_t> shape(out.sizes.begin(), out.sizes.end());
+            if (test.expected.back().type != out.data_type || test.expected.back().shape != shape)
+                throw validation_error(fmt::format("{}: holds {} {{{}}}; node 0 ({}) gives {} {{{}}}", file.string(),
+                                                   to_string(test.expected.back().type), fmt::join(test.expected.back().shape, ", "),
+                                                   n.op_type(), to_string(out.data_type), fmt::join(shape, ", ")));
+        }
     }
     return test;
 }
@@ -534,32 +668,51 @@ namespace {
 /// failure to load.
 bool run_one(const fs::path& folder, bool write_expected, bool quiet, std::ostream& out, npy::temporary_observer on_temporary) {
     const loaded_test t = load_node_test(folder / "model.onnx");
-    const buffer_tensor_desc& o = outputs_of(t.desc).front().desc();
-    std::vector<std::byte> result(static_cast<std::size_t>(calc_buffer_tensor_size(o)));
-    std::vector<std::byte> input(t.input.data); // bound as a dispatch binds it: TotalTensorSizeInBytes, rounded up to 4
-    const buffer_tensor_desc& i = inputs_of(t.desc).front().desc();
-    input.resize(std::max(input.size(), static_cast<std::size_t>(i.total_tensor_size_in_bytes)));
-    dmlref::execute(t.desc, input, result);
-    result.resize(static_cast<std::size_t>(element_count(o.sizes) * element_size(o.data_type)));
+    const auto ins = inputs_of(t.desc), outs = outputs_of(t.desc);
+    // Each input bound as a dispatch binds it: TotalTensorSizeInBytes, rounded up to 4.
+    std::vector<std::vector<std::byte>> inputs, results;
+    for (std::size_t k = 0; k < ins.size(); ++k) {
+        inputs.push_back(t.inputs.at(k).data);
+        inputs[k].resize(std::max(inputs[k].size(), static_cast<std::size_t>(ins[k].desc().total_tensor_size_in_bytes)));
+    }
+    for (const auto& o : outs) results.emplace_back(static_cast<std::size_t>(calc_buffer_tensor_size(o.desc())));
+    std::vector<std::span<const std::byte>> in_spans(inputs.begin(), inputs.end());
+    std::vector<std::span<std::byte>> out_spans(results.begin(), results.end());
+    dmlref::execute(t.desc, in_spans, out_spans);
+    for (std::size_t k = 0; k < outs.size(); ++k)
+        results[k].resize(static_cast<std::size_t>(element_count(outs[k].desc().sizes) * element_size(outs[k].desc().data_type)));
     if (write_expected) {
-        onnx::TensorProto p;
-        p.set_name(t.output_name);
-        p.set_data_type(detail::onnx_type_of(o.data_type));
-        for (auto s : o.sizes) p.add_dims(s);
-        p.set_raw_data(result.data(), result.size());
-        std::string bytes;
-        p.SerializeToString(&bytes);
         fs::create_directories(folder / "test_data_set_0");
-        npy::write_file_atomically(folder / "test_data_set_0" / "output_0.pb", std::as_bytes(std::span(bytes.data(), bytes.size())),
-                                   {on_temporary});
-        if (!quiet) out << fmt::format("{}: wrote test_data_set_0/output_0.pb\n", folder.string());
+        for (std::size_t k = 0; k < outs.size(); ++k) {
+            const buffer_tensor_desc& o = outs[k].desc();
+            onnx::TensorProto p;
+            p.set_name(t.output_names.at(k));
+            p.set_data_type(detail::onnx_type_of(o.data_type));
+            for (auto s : o.sizes) p.add_dims(s);
+            p.set_raw_data(results[k].data(), results[k].size());
+            std::string bytes;
+            p.SerializeToString(&bytes);
+            npy::write_file_atomically(folder / "test_data_set_0" / fmt::format("output_{}.pb", k),
+                                       std::as_bytes(std::span(bytes.data(), bytes.size())), {on_temporary});
+        }
+        if (!quiet)
+            out << fmt::format("{}: wrote test_data_set_0/{}\n", folder.string(),
+                               outs.size() == 1 ? std::string("output_0.pb") : fmt::format("output_0.pb ... output_{}.pb", outs.size() - 1));
         return true;
     }
-    if (!t.expected) throw validation_error(fmt::format("{}: no test_data_set_0/output_0.pb to compare with (--write-expected writes it)",
-                                                        folder.string()));
-    const compare_report report = compare(o.data_type, o.sizes, t.expected->data, result, {}, &t.desc);
+    if (t.expected.empty())
+        throw validation_error(fmt::format("{}: no test_data_set_0/output_0.pb to compare with (--write-expected writes it)",
+                                           folder.string()));
+    // One report over every output: SPLIT's laid end to end along Axis (compared_output), so a
+    // difference is named by its part.
+    std::vector<std::vector<std::byte>> expected;
+    for (const auto& e : t.expected) expected.push_back(e.data);
+    const data_type type = outs.front().desc().data_type;
+    const compare_report report =
+        compare(type, compared_sizes(t.desc), compared_output(t.desc, expected), compared_output(t.desc, results), {}, &t.desc);
+    const std::string files = outs.size() == 1 ? "output_0.pb" : fmt::format("output_0.pb ... output_{}.pb", outs.size() - 1);
     if (!report.equal()) {
-        out << fmt::format("{}: the reference differs from test_data_set_0/output_0.pb\n{}", folder.string(), report.to_string());
+        out << fmt::format("{}: the reference differs from test_data_set_0/{}\n{}", folder.string(), files, report.to_string());
         return false;
     }
     if (!quiet) out << fmt::format("{}: {}\n", folder.string(), report.to_string());

@@ -1,7 +1,7 @@
 #pragma once
 /// \file onnx_node_test.hpp
 /// ONNX node tests for the tool: the layout ONNX Runtime's onnx_test_runner and ONNX's backend
-/// test runner consume (a folder with `model.onnx` and `test_data_set_0/input_K.pb`, `output_0.pb`).
+/// test runner consume (a folder with `model.onnx` and `test_data_set_0/input_K.pb`, `output_K.pb`).
 ///
 ///   export_case(dir, desc, input_buffer, tally)  writes a DirectML case as a node test where ONNX
 ///                                                has an operator of exactly its meaning
@@ -44,6 +44,12 @@ std::optional<std::string> export_case(const std::filesystem::path& dir, const o
                                        std::span<const std::byte> input_buffer, export_tally& tally,
                                        npy::temporary_observer on_temporary = nullptr);
 
+/// export_case over one buffer per input tensor, in DirectML's binding order (inputs_of(desc)):
+/// JOIN's InputTensors. A case of several outputs writes output_0.pb ... output_{N-1}.pb.
+std::optional<std::string> export_case_buffers(const std::filesystem::path& dir, const operator_desc& desc,
+                                               std::span<const std::span<const std::byte>> input_buffers, export_tally& tally,
+                                               npy::temporary_observer on_temporary = nullptr);
+
 /// A TensorProto file read as an array: dims, data_type and the elements from raw_data (or the
 /// typed fields a writer may use instead). Throws validation_error naming the file.
 npy::array read_tensor_file(const std::filesystem::path& path, std::uint64_t max_bytes);
@@ -51,14 +57,15 @@ npy::array read_tensor_file(const std::filesystem::path& path, std::uint64_t max
 /// True when `path` names a TensorProto file (by its .pb extension).
 bool is_tensor_file(const std::filesystem::path& path);
 
-/// A node test mapped back to DirectML: the desc (packed tensors), the data input, and the
-/// expected output when the data set has one.
+/// A node test mapped back to DirectML: the desc (packed tensors), the data of its input tensors
+/// (inputs_of(desc) order: Concat's every input), and the expected outputs (outputs_of(desc)
+/// order: Split's every output) when the data set has output_0.pb.
 struct loaded_test {
     std::filesystem::path folder;
     operator_desc desc;
-    npy::array input;
-    std::optional<npy::array> expected;
-    std::string output_name;
+    std::vector<npy::array> inputs;
+    std::vector<npy::array> expected;   ///< empty without output_0.pb
+    std::vector<std::string> output_names;
 };
 
 /// Reads `model` (a model.onnx) and the graph inputs it needs from initializers or from

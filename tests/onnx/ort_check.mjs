@@ -1,5 +1,5 @@
 // Runs dmlref's ONNX node tests through ONNX Runtime's CPU execution provider and compares every
-// output bit for bit with the reference's output_0.pb.
+// output bit for bit with the reference's output_K.pb (one per graph output: Split has several).
 //
 //   node ort_check.mjs --dmlref BIN --out DIR [--known FILE] [--coverage] [--quiet]
 //                      [--modules NODE_MODULES] [--reproducers DIR] CASES...
@@ -67,9 +67,21 @@ function readCase(dir) {
   const data = path.join(dir, 'test_data_set_0');
   const inputs = fs.readdirSync(data).filter((f) => /^input_\d+\.pb$/.test(f))
     .sort((x, y) => Number(x.match(/\d+/)[0]) - Number(y.match(/\d+/)[0])).map((f) => readTensor(path.join(data, f)));
-  const expected = readTensor(path.join(data, 'output_0.pb'));
+  // output_0.pb ... output_{N-1}.pb: Split's N outputs, in the graph's order.
+  const outputs = fs.readdirSync(data).filter((f) => /^output_\d+\.pb$/.test(f))
+    .sort((x, y) => Number(x.match(/\d+/)[0]) - Number(y.match(/\d+/)[0])).map((f) => readTensor(path.join(data, f)));
   const info = JSON.parse(fs.readFileSync(path.join(dir, 'case.json'), 'utf8'));
-  return {dir, name: path.basename(dir), info, inputs, expected};
+  return {dir, name: path.basename(dir), info, inputs, outputs, expected: joined(outputs)};
+}
+
+// The outputs as one tensor for the comparison and the classes' element tests: the one output as
+// it is, or several laid end to end as a flat tensor (element i of the whole is element i minus
+// the earlier outputs' counts of the output it falls in).
+function joined(outputs) {
+  if (outputs.length === 1) return outputs[0];
+  const type = TYPES[outputs[0].dataType];
+  const raw = Buffer.concat(outputs.map((t) => t.raw));
+  return {name: '', dataType: outputs[0].dataType, dims: [raw.length / type.size], raw, parts: outputs};
 }
 
 // --- what a case does in ONNX Runtime ------------------------------------------------------------
@@ -88,9 +100,23 @@ async function runCase(ort, c, options) {
     if (names !== c.inputs.map((t) => t.name).join(','))
       return {outcome: 'run_error', message: `graph inputs [${names}] are not the .pb files' names in order`};
     const result = await session.run(feeds);
-    const y = result[session.outputNames[0]];
-    const actual = {dims: y.dims.map(Number), type: y.type, bytes: Buffer.from(bytesOf(y.data))};
-    return compareOutput(c.expected, actual);
+    if (session.outputNames.length !== c.outputs.length)
+      return {outcome: 'run_error', message: `${session.outputNames.length} graph outputs, ${c.outputs.length} output_K.pb files`};
+    const parts = session.outputNames.map((name) => {
+      const y = result[name];
+      return {dims: y.dims.map(Number), type: y.type, bytes: Buffer.from(bytesOf(y.data))};
+    });
+    if (parts.length === 1) return compareOutput(c.expected, parts[0]);
+    // Several outputs: each must have its file's type and shape; then their elements are compared
+    // laid end to end (joined), and the parts are kept for the reproducer.
+    for (let k = 0; k < parts.length; ++k) {
+      const e = c.outputs[k], type = TYPES[e.dataType];
+      if (parts[k].type !== type.name || parts[k].dims.join(',') !== e.dims.join(','))
+        return {outcome: 'difference', actual: {...parts[k], parts}, differing: [],
+                message: `output ${k}: ONNX Runtime gave ${parts[k].type} [${parts[k].dims}], expected ${type.name} [${e.dims}]`};
+    }
+    const all = {dims: c.expected.dims, type: parts[0].type, bytes: Buffer.concat(parts.map((p) => p.bytes)), parts};
+    return compareOutput(c.expected, all);
   } catch (e) {
     return {outcome: 'run_error', message: String(e.message || e)};
   } finally {
@@ -206,10 +232,27 @@ function copyDir(from, to) {
   fs.cpSync(from, to, {recursive: true});
 }
 
+// Several outputs (Split): each ONNX Runtime output as ort_output_K.npy, and dmlref's report on
+// each output_K.pb that differs.
+function partsReport(dmlref, dir, c, r) {
+  let text = '';
+  r.actual.parts.forEach((p, k) => {
+    const e = c.outputs[k];
+    writeNpy(path.join(dir, `ort_output_${k}.npy`), e.dataType, p.dims, p.bytes);
+    if (p.dims.join(',') === e.dims.join(',') && Buffer.compare(p.bytes, e.raw) === 0) return;
+    const args = ['compare', path.join(dir, 'test_data_set_0', `output_${k}.pb`), path.join(dir, `ort_output_${k}.npy`)];
+    const run = spawnSync(dmlref, args, {encoding: 'utf8'});
+    text += `$ dmlref ${args.join(' ')}\n${run.stdout}${run.stderr}(exit ${run.status})\n`;
+  });
+  return text;
+}
+
 function writeReproducer(args, c, r, to) {
   copyDir(c.dir, to);
   let report = `case ${c.name}: ${r.outcome}: ${r.message}\n`;
-  if (r.outcome === 'difference') {
+  if (r.outcome === 'difference' && r.actual.parts) {
+    report += partsReport(args.dmlref, to, c, r);
+  } else if (r.outcome === 'difference') {
     writeNpy(path.join(to, 'ort_output_0.npy'), c.expected.dataType, r.actual.dims, r.actual.bytes);
     report += dmlrefReport(args.dmlref, to, c);
   }
@@ -231,6 +274,12 @@ function coverageTable(cases, results, spec) {
     if (op === 'Pad') bump(features, `Pad mode ${mode || 'constant'}`);
     if (op === 'DepthToSpace') bump(features, `DepthToSpace mode ${mode || 'DCR'}`);
     if (op === 'SpaceToDepth') bump(features, `SpaceToDepth mode ${mode || 'DCR'}`);
+    if (op === 'Concat' || op === 'Split') {
+      const parts = op === 'Concat' ? c.info.input_names.length : c.info.output_names.length;
+      bump(features, `${op} ${parts === 1 ? 'one part' : 'several parts'}`);
+      const strides = op === 'Concat' ? c.info.input_strides : c.info.output_strides;
+      if ((strides || []).some((s) => s !== null)) bump(features, `${op} strided or broadcast parts`);
+    }
     if (op === 'Slice') {
       const steps = (c.info.inputs && c.info.inputs.steps) || [];
       bump(features, steps.some((s) => s < 0) ? 'Slice negative step' : 'Slice positive steps only');
