@@ -79,7 +79,8 @@ command command_field(const model& m, const json& c, const at& where, const path
             // One resource per tensor field, keyed by its name: InputTensor and OutputTensor, the
             // gradients of SLICE_GRAD, REVERSE_SUBSEQUENCES's SequenceLengthsTensor.
             const auto ins = inputs_of(desc), outs = outputs_of(desc);
-            for (const auto& [key, value] : b.items())
+            for (const auto& item : b.items()) {
+                const std::string& key = item.key(); // a name, not a structured binding: clang 14's lambdas cannot capture those
                 if (std::none_of(ins.begin(), ins.end(), [&](const bound_tensor& t) { return t.field == key; }) &&
                     std::none_of(outs.begin(), outs.end(), [&](const bound_tensor& t) { return t.field == key; })) {
                     std::string list;
@@ -87,6 +88,7 @@ command command_field(const model& m, const json& c, const at& where, const path
                         for (const auto& t : *side) list += (list.empty() ? "" : ", ") + t.field;
                     (wb / key).fail(fmt::format("unknown field (expected one of {})", list));
                 }
+            }
             for (const auto& t : ins) d.inputs.push_back(binding(require(b, wb, t.field), wb / t.field));
             for (const auto& t : outs) d.outputs.push_back(binding(require(b, wb, t.field), wb / t.field));
             for (std::size_t k = 0; k < ins.size(); ++k) resource_named(m, d.inputs[k], wb / ins[k].field);
