@@ -365,3 +365,67 @@ TEST_CASE("directml: JOIN refuses an input of 2^31 elements or more, whatever it
         CHECK(validate(p.desc).has_value() == !p.accepted);
     }
 }
+
+// REVERSE_SUBSEQUENCES and the indexed operators: one documented example each (the op pages'
+// examples, docs/operator-facts.md), bound tensor for tensor in DirectML's order (inputs_of).
+
+namespace {
+template <class T> std::vector<std::byte> bytes_of(std::initializer_list<T> values) {
+    std::vector<std::byte> bytes(values.size() * sizeof(T));
+    std::memcpy(bytes.data(), values.begin(), bytes.size());
+    return bytes;
+}
+
+buffer_tensor_desc f32(std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::float32, std::move(sizes)); }
+buffer_tensor_desc u32(std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::uint32, std::move(sizes)); }
+
+/// DirectML accepts `d`, runs it from `inputs` to the documented FLOAT32 output, and verify agrees.
+void documented(const operator_desc& d, const std::vector<std::vector<std::byte>>& inputs, const std::vector<float>& expected) {
+    INFO(to_string(d));
+    const auto why = dml().accepts(d);
+    INFO(why.value_or("accepted"));
+    REQUIRE_FALSE(why.has_value());
+    const auto out = dml().run(d, spans(inputs));
+    REQUIRE(out.size() == 1);
+    CHECK(as_floats(out[0]) == expected);
+    const compare_report report = dml().verify(d, spans(inputs));
+    INFO(report.to_string());
+    CHECK(report.equal());
+}
+} // namespace
+
+TEST_CASE("directml: REVERSE_SUBSEQUENCES's documented examples to DirectML's bytes and verify") {
+    const auto input = floats({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+    documented(reverse_subsequences_desc{f32({1, 1, 3, 4}), u32({1, 1, 3, 1}), f32({1, 1, 3, 4}), 3},
+               {input, bytes_of<std::uint32_t>({2, 4, 3})}, {2, 1, 3, 4, 8, 7, 6, 5, 11, 10, 9, 12});
+    documented(reverse_subsequences_desc{f32({1, 1, 3, 4}), u32({1, 1, 1, 4}), f32({1, 1, 3, 4}), 2},
+               {input, bytes_of<std::uint32_t>({2, 3, 1, 0})}, {5, 10, 3, 4, 1, 6, 7, 8, 9, 2, 11, 12});
+}
+
+TEST_CASE("directml: the gathers' documented examples to DirectML's bytes and verify") {
+    documented(gather_desc{f32({4}), u32({5}), f32({5}), 0, 1}, {floats({11, 12, 13, 14}), bytes_of<std::uint32_t>({3, 1, 3, 0, 2})},
+               {14, 12, 14, 11, 13});
+    documented(gather_desc{f32({1, 3, 2}), u32({1, 2, 2}), f32({2, 2, 2}), 1, 2},
+               {floats({1, 2, 3, 4, 5, 6}), bytes_of<std::uint32_t>({0, 1, 1, 2})}, {1, 2, 3, 4, 3, 4, 5, 6});
+    documented(gather_elements_desc{f32({3, 3}), u32({2, 3}), f32({2, 3}), 0},
+               {floats({1, 2, 3, 4, 5, 6, 7, 8, 9}), bytes_of<std::uint32_t>({1, 2, 0, 2, 0, 0})}, {4, 8, 3, 7, 2, 3});
+    documented(gather_nd_desc{f32({1, 2, 2, 2}), u32({1, 1, 2, 2}), f32({1, 1, 2, 2}), 3, 2},
+               {floats({0, 1, 2, 3, 4, 5, 6, 7}), bytes_of<std::uint32_t>({0, 1, 1, 0})}, {2, 3, 4, 5});
+    documented(gather_nd1_desc{f32({1, 3, 2, 2}), u32({1, 3, 2, 2}), f32({1, 1, 3, 2}), 3, 3, 1},
+               {floats({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}), bytes_of<std::uint32_t>({0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 1, 0})},
+               {0, 3, 7, 4, 9, 10});
+}
+
+TEST_CASE("directml: the scatters' and ONE_HOT's documented examples to DirectML's bytes and verify") {
+    documented(scatter_elements_desc{f32({3, 3}), u32({2, 3}), f32({2, 3}), f32({3, 3}), 0},
+               {floats({0, 0, 0, 0, 0, 0, 0, 0, 0}), bytes_of<std::uint32_t>({1, 0, 2, 0, 2, 1}), floats({10, 11, 12, 20, 21, 22})},
+               {20, 11, 0, 10, 0, 22, 0, 21, 12});
+    documented(scatter_nd_desc{f32({1, 1, 1, 8}), u32({1, 1, 4, 1}), f32({1, 1, 1, 4}), f32({1, 1, 1, 8}), 1, 2},
+               {floats({1, 2, 3, 4, 5, 6, 7, 8}), bytes_of<std::uint32_t>({4, 3, 1, 7}), floats({9, 10, 11, 12})},
+               {1, 11, 3, 10, 9, 6, 7, 12});
+    documented(one_hot_desc{u32({1, 1, 3, 1}), f32({1, 1, 1, 2}), f32({1, 1, 3, 4}), 3}, {bytes_of<std::uint32_t>({0, 3, 2}), floats({0, 1})},
+               {1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0});
+    // Example 4: -3 counts from the end of the axis; 100 is outside it, and its sequence is all OffValue.
+    documented(one_hot_desc{make_buffer_tensor_desc(data_type::int32, {1, 1, 3, 1}), f32({1, 1, 1, 2}), f32({1, 1, 3, 4}), 3},
+               {bytes_of<std::int32_t>({-3, 100, 3}), floats({0, 1})}, {0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
+}
