@@ -176,7 +176,9 @@ void run_both(const parity_case& c, outcome& o, directml::device& dml, feature_l
     std::vector<std::span<const std::byte>> input_spans, in_spans;
     std::vector<std::span<std::byte>> expected_spans;
     for (std::size_t k = 0; k < ins.size(); ++k) {
-        inputs.push_back(input_for(ins[k].desc(), part_seed(seed, k)));
+        // An index tensor gets indices inside their axes (parity_cases_indexed.hpp), the rest random bytes.
+        inputs.push_back(detail::is_index_input(c.desc, k) ? detail::index_input(c.desc, part_seed(seed, k))
+                                                             : input_for(ins[k].desc(), part_seed(seed, k)));
         in.emplace_back(inputs.back().size(), align(ins[k].desc()), std::byte{0});
         std::copy(inputs.back().begin(), inputs.back().end(), in.back().span().begin());
     }
