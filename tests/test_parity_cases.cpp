@@ -578,3 +578,60 @@ TEST_CASE("an output divergence with a difference pattern covers only difference
     CHECK(k.covers("output", "UPSAMPLE_2D", "", d, quieted));
     CHECK_FALSE(k.covers("output", "UPSAMPLE_2D", "", d, ""));
 }
+
+TEST_CASE("slice-grad-merged-axes: DirectML's merge of a whole-axis window predicts its measured outputs, and nothing else", "[parity]") {
+    // INT32 SLICE_GRADs with the gradient 1, 2, 3, ...; the outputs DirectML 1.15.4 and 1.14.1
+    // wrote under Wine (docs/directml.md), A5A5A5A5 where no element lies.
+    using dmlref::data_type;
+    using v = std::vector<std::uint32_t>;
+    struct probe {
+        dmlref::slice_grad_desc desc;
+        std::vector<std::int32_t> directml; ///< what DirectML wrote
+        bool merged;                        ///< whether DirectML's output differs from the index equation
+    };
+    const auto t = [](v sizes, std::optional<v> strides = std::nullopt) {
+        return strides ? dmlref::make_buffer_tensor_desc(data_type::int32, sizes, *strides)
+                       : dmlref::make_buffer_tensor_desc(data_type::int32, sizes);
+    };
+    const std::int32_t s = static_cast<std::int32_t>(0xA5A5A5A5u);
+    const std::vector<probe> probes = {
+        {{t({3, 1}), t({3, 2}), {0, 0}, {3, 2}, {1, 1}}, {1, 2, 3, 0, 0, 0}, true},
+        {{t({2, 2}), t({3, 3}), {1, 0}, {2, 3}, {1, 1}}, {0, 0, 0, 1, 2, 3, 4, 0, 0}, true},
+        {{t({3, 1}, v{2, 1}), t({3, 2}), {0, 0}, {3, 2}, {1, 1}}, {1, 3, 5, 0, 0, 0}, true},
+        {{t({2, 2, 1}), t({2, 3, 2}), {0, 0, 0}, {2, 3, 1}, {1, 1, 1}}, {1, 0, 2, 0, 3, 0, 4, 0, 0, 0, 0, 0}, true},
+        {{t({2, 1, 2}), t({3, 2, 3}), {1, 0, 0}, {2, 2, 3}, {1, 1, 1}}, {0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 0, 0, 0, 0, 0, 0, 0, 0}, true},
+        {{t({2, 2, 2}), t({2, 3, 3}, v{20, 3, 1}), {0, 0, 0}, {2, 3, 3}, {1, 1, 1}},
+         {1, 2, 3, 4, 0, 0, 0, 0, 0, s, s, s, s, s, s, s, s, s, s, s, 5, 6, 7, 8, 0, 0, 0, 0, 0}, true},
+        {{t({3, 2, 2}), t({3, 2, 3}), {0, 0, 0}, {3, 2, 3}, {-1, 1, 1}}, {9, 10, 11, 12, 0, 0, 5, 6, 7, 8, 0, 0, 1, 2, 3, 4, 0, 0}, true},
+        // The same logical descs DirectML does not merge: rows with a gap, a gradient not contiguous,
+        // a window stride other than 1 on either axis.
+        {{t({3, 1}), t({3, 2}, v{3, 1}), {0, 0}, {3, 2}, {1, 1}}, {1, 0, s, 2, 0, s, 3, 0}, false},
+        {{t({2, 2}, v{3, 1}), t({2, 3}), {0, 0}, {2, 3}, {1, 1}}, {1, 2, 0, 4, 5, 0}, false},
+        {{t({2, 2}), t({3, 3}), {0, 0}, {2, 3}, {-1, 1}}, {3, 4, 0, 1, 2, 0, 0, 0, 0}, false},
+        {{t({2, 2}), t({5, 3}), {0, 0}, {3, 3}, {2, 1}}, {1, 2, 0, 0, 0, 0, 3, 4, 0, 0, 0, 0, 0, 0, 0}, false},
+        {{t({2, 2}), t({2, 3}), {0, 0}, {2, 3}, {1, -1}}, {0, 2, 1, 0, 4, 3}, false},
+        {{t({3, 2, 2}), t({3, 2, 3}), {0, 0, 0}, {3, 2, 3}, {1, -1, 1}}, {3, 4, 0, 1, 2, 0, 7, 8, 0, 5, 6, 0, 11, 12, 0, 9, 10, 0}, false},
+    };
+    for (const probe& p : probes) {
+        const dmlref::operator_desc d = p.desc;
+        INFO(dmlref::to_string(d));
+        REQUIRE_FALSE(dmlref::validate(d).has_value());
+        std::vector<std::int32_t> gradient(static_cast<std::size_t>(p.desc.input_tensor.total_tensor_size_in_bytes / 4));
+        for (std::size_t i = 0; i < gradient.size(); ++i) gradient[i] = static_cast<std::int32_t>(i + 1);
+        std::vector<std::byte> input(gradient.size() * 4), sentinel(p.directml.size() * 4, std::byte{0xA5}),
+            actual(p.directml.size() * 4);
+        std::memcpy(input.data(), gradient.data(), input.size());
+        std::memcpy(actual.data(), p.directml.data(), actual.size());
+        std::vector<std::byte> expected = sentinel;
+        dmlref::execute(d, input, expected);
+        CHECK((expected != actual) == p.merged); // dmlref keeps the index equation
+        CHECK(parity::slice_grad_pattern(d, input, sentinel, actual) == (p.merged ? "slice-grad-merged-axes" : ""));
+        if (p.merged) { // one element more or less is no longer the pattern
+            actual[0] ^= std::byte{1};
+            CHECK(parity::slice_grad_pattern(d, input, sentinel, actual).empty());
+        }
+    }
+    // The pattern names SLICE_GRAD alone.
+    const dmlref::operator_desc other = dmlref::upsample_2d_desc{};
+    CHECK(parity::slice_grad_pattern(other, {}, {}, {}).empty());
+}

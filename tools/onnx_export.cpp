@@ -101,13 +101,13 @@ npy::array float_vector(const std::vector<float>& values) {
 
 npy::array int64_vector(const std::vector<std::int64_t>& values) {
     npy::array a{data_type::int64, {values.size()}, std::vector<std::byte>(values.size() * 8)};
-    std::memcpy(a.data.data(), values.data(), a.data.size());
+    if (!values.empty()) std::memcpy(a.data.data(), values.data(), a.data.size());
     return a;
 }
 
 std::vector<std::int64_t> as_int64(const npy::array& a) {
     std::vector<std::int64_t> v(a.data.size() / 8);
-    std::memcpy(v.data(), a.data.data(), v.size() * 8);
+    if (!v.empty()) std::memcpy(v.data(), a.data.data(), v.size() * 8);
     return v;
 }
 

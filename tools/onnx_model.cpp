@@ -46,7 +46,8 @@ npy::array array_of(const onnx::TensorProto& t, const std::string& where) {
             throw validation_error(fmt::format("{}: raw_data holds {} bytes; dims {{{}}} of {} need {}", where, t.raw_data().size(),
                                                fmt::join(a.shape, ", "), to_string(*type), count ? *count * width : 0));
         a.data.resize(t.raw_data().size());
-        std::memcpy(a.data.data(), t.raw_data().data(), a.data.size());
+        if (!a.data.empty()) // an empty tensor (Resize's roi) may have no bytes at all to point at
+            std::memcpy(a.data.data(), t.raw_data().data(), a.data.size());
         return a;
     }
     // The typed fields ONNX's helpers write when not asked for raw_data.
@@ -89,7 +90,7 @@ std::vector<std::int64_t> integers(const npy::array& a, const std::string& where
     std::vector<std::int64_t> v;
     if (a.type == data_type::int64) {
         v.resize(a.data.size() / 8);
-        std::memcpy(v.data(), a.data.data(), a.data.size());
+        if (!v.empty()) std::memcpy(v.data(), a.data.data(), v.size() * 8);
     } else if (a.type == data_type::int32) {
         for (std::size_t i = 0; i < a.data.size() / 4; ++i) {
             std::int32_t x;

@@ -1866,6 +1866,30 @@ inline void add_slice_grad_classes(class_table& t, std::pair<std::size_t, std::s
             }
             return valid(base_of(rng, slice1_as_grad(std::move(r)), layout::random, layout::random));
         });
+    // DirectML merges an axis the window covers whole into the axis before it (stride 1 on both,
+    // packed tensors) and then places a shorter gradient along the merged axis: known divergence
+    // slice-grad-merged-axes (docs/directml.md).
+    add(t.valid, "valid: InputGradientTensor shorter than a window that covers a whole inner axis (packed tensors)", grad,
+        [](rng_t& rng, operator_type) {
+            recipe r = ranked_recipe(rng, operator_type::slice_grad, 2, 5);
+            const std::size_t rank = r.out.size(), k = pick(rng, 1, static_cast<std::uint32_t>(rank - 1));
+            for (std::size_t i = 0; i < rank; ++i) {
+                r.out[i] = pick(rng, 1, 4);
+                if (i + 1 == k) r.out[i] = pick(rng, 2, 4); // the outer axis of the pair: more than one gradient row
+                if (i == k) r.out[i] = pick(rng, 2, 5);     // the inner axis: room for a shorter gradient
+                if (i >= k) {
+                    set_window(r, i, 0, r.out[i], 1); // the whole axis
+                    r.in[i] = r.out[i];
+                } else {
+                    const std::uint32_t offset = i + 1 == k ? pick(rng, 0, r.out[i] - 2) : pick(rng, 0, r.out[i] - 1);
+                    const std::int64_t stride = i + 1 == k || chance(rng, 50) ? 1 : -1;
+                    set_window(r, i, offset, pick(rng, i + 1 == k ? 2 : 1, r.out[i] - offset), stride);
+                    r.in[i] = r.sizes[i];
+                }
+            }
+            r.in[k] = pick(rng, 1, r.out[k] - 1); // the gradient shorter than the window on axis k
+            return valid(base_of(rng, r, layout::packed, layout::packed), fmt::format("axis {}", k));
+        });
 }
 
 // TILE: Repeats at 1 and large, every axis repeated (past the plan's rank: the WRAP tables);

@@ -10,6 +10,8 @@
 
 #include <dmlref/directml.hpp>
 
+#include "known_divergences.hpp"
+
 #include <array>
 
 
@@ -428,4 +430,45 @@ TEST_CASE("directml: the scatters' and ONE_HOT's documented examples to DirectML
     // Example 4: -3 counts from the end of the axis; 100 is outside it, and its sequence is all OffValue.
     documented(one_hot_desc{make_buffer_tensor_desc(data_type::int32, {1, 1, 3, 1}), f32({1, 1, 1, 2}), f32({1, 1, 3, 4}), 3},
                {bytes_of<std::int32_t>({-3, 100, 3}), floats({0, 1})}, {0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
+}
+
+TEST_CASE("directml: SLICE_GRAD merges an axis its window covers whole into the one before (known divergence slice-grad-merged-axes)") {
+    // Measured on 1.15.4 and 1.14.1 (docs/directml.md): with packed tensors, stride 1 on both
+    // axes and the window over the whole inner axis, DirectML places a gradient that is shorter
+    // there along the two axes merged; rows with a gap, or a stride of -1 or 2, keep the index
+    // equation. dmlref keeps the index equation on all of them.
+    using v = std::vector<std::uint32_t>;
+    const auto t = [](v sizes, std::optional<v> strides = std::nullopt) {
+        return strides ? make_buffer_tensor_desc(data_type::int32, sizes, *strides) : make_buffer_tensor_desc(data_type::int32, sizes);
+    };
+    struct probe {
+        slice_grad_desc desc;
+        bool merged;
+    };
+    const std::vector<probe> probes = {
+        {{t({3, 1}), t({3, 2}), {0, 0}, {3, 2}, {1, 1}}, true},
+        {{t({2, 2}), t({3, 3}), {1, 0}, {2, 3}, {1, 1}}, true},
+        {{t({3, 1}, v{2, 1}), t({3, 2}), {0, 0}, {3, 2}, {1, 1}}, true},
+        {{t({2, 1, 2}), t({3, 2, 3}), {1, 0, 0}, {2, 2, 3}, {1, 1, 1}}, true},
+        {{t({3, 2, 2}), t({3, 2, 3}), {0, 0, 0}, {3, 2, 3}, {-1, 1, 1}}, true},
+        {{t({3, 1}), t({3, 2}, v{3, 1}), {0, 0}, {3, 2}, {1, 1}}, false},
+        {{t({2, 2}, v{3, 1}), t({2, 3}), {0, 0}, {2, 3}, {1, 1}}, false},
+        {{t({2, 2}), t({3, 3}), {0, 0}, {2, 3}, {-1, 1}}, false},
+        {{t({2, 2}), t({5, 3}), {0, 0}, {3, 3}, {2, 1}}, false},
+    };
+    for (const probe& p : probes) {
+        const operator_desc d = p.desc;
+        INFO(to_string(d));
+        REQUIRE_FALSE(dml().accepts(d).has_value());
+        std::vector<std::int32_t> gradient(static_cast<std::size_t>(p.desc.input_tensor.total_tensor_size_in_bytes / 4));
+        for (std::size_t i = 0; i < gradient.size(); ++i) gradient[i] = static_cast<std::int32_t>(i + 1);
+        std::vector<std::byte> input(gradient.size() * 4);
+        std::memcpy(input.data(), gradient.data(), input.size());
+        const std::vector<std::byte> actual = dml().run(d, input);
+        const std::vector<std::byte> sentinel(actual.size(), std::byte{0xA5});
+        std::vector<std::byte> expected = sentinel;
+        execute(d, input, expected);
+        CHECK((actual != expected) == p.merged);
+        CHECK(parity::slice_grad_pattern(d, input, sentinel, actual) == (p.merged ? "slice-grad-merged-axes" : ""));
+    }
 }
