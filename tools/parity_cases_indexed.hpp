@@ -17,8 +17,8 @@
 /// index outside its axis at execute, runs every valid case. A scatter's indices never name one
 /// output element twice (DirectML: "no guarantee of which last write wins"), so that its output
 /// is defined and compared bit for bit; its index tensor is never broadcast. ONE_HOT's indices may
-/// lie past the axis (documented: the whole sequence is OffValue) and REVERSE_SUBSEQUENCES's
-/// lengths past it (documented: clamped).
+/// lie past the axis (documented: the whole sequence is OffValue); REVERSE_SUBSEQUENCES's lengths
+/// stay within it (the page's clamp of a longer one is not what DirectML 1.15.4 does).
 
 #include <algorithm>
 #include <cstdint>
@@ -117,7 +117,8 @@ inline std::uint32_t& indexed_scalar(operator_desc& d, std::string_view field) {
 }
 
 /// A logical shape fitted into `n` axes as DirectML's gathers fit it: leading 1s for a shorter
-/// shape, the first size-1 entries dropped from a longer one; nothing where too few are 1.
+/// shape, the leading entries dropped from a longer one; nothing where those are not all 1 (DirectML's
+/// rule, measured: fit_logical_shape in ops/indexed_common.hpp).
 inline std::optional<std::vector<std::uint32_t>> fitted_shape(const std::vector<std::uint32_t>& logical, std::size_t n) {
     std::vector<std::uint32_t> out;
     if (logical.size() <= n) {
@@ -127,7 +128,7 @@ inline std::optional<std::vector<std::uint32_t>> fitted_shape(const std::vector<
     }
     std::size_t drop = logical.size() - n;
     for (std::uint32_t s : logical) {
-        if (drop > 0 && s == 1) --drop;
+        if (drop > 0 && out.empty() && s == 1) --drop;
         else out.push_back(s);
     }
     if (drop > 0) return std::nullopt;
@@ -197,9 +198,11 @@ inline operator_desc random_indexed(rng_t& rng, operator_type op, data_type type
                                          tensor(type, in, false), a};
         }
         case operator_type::one_hot: {
+            // The two values on the last axis: DirectML reads OnValue at coordinate 1 of the last
+            // axis whatever its size (measured; known divergence one-hot-on-value-past-last-axis).
             std::vector<std::uint32_t> idx = in, values(n, 1);
             idx[a] = 1;
-            values[pick(rng, 0, n - 1)] = 2;
+            values[n - 1] = 2;
             return one_hot_desc{tensor(index, idx, true), tensor(type, values, true), tensor(type, in, false), a};
         }
         default: break;
@@ -359,8 +362,13 @@ inline std::vector<std::byte> index_input(const operator_desc& d, std::uint64_t 
         if (!fresh) it->second = std::min(it->second, bound);
     }
     for (const auto& [element, bound] : bound_of) {
-        if (op == operator_type::reverse_subsequences || op == operator_type::one_hot) {
-            // Lengths 0 to two past the axis (clamped); ONE_HOT's indices up to two past it (OffValue).
+        if (op == operator_type::reverse_subsequences) {
+            // Lengths 0 to the axis size: DirectML 1.15.4 does not clamp a longer one as its page
+            // says but reads past the sequence (docs/directml.md), which dmlref does not follow.
+            const auto v = static_cast<std::int64_t>(pick(rng, 0, static_cast<std::uint32_t>(bound)));
+            write(element, v);
+        } else if (op == operator_type::one_hot) {
+            // Indices up to two past the axis: the whole sequence is OffValue, on both sides.
             const auto v = static_cast<std::int64_t>(pick(rng, 0, static_cast<std::uint32_t>(bound + 2)));
             write(element, signed_form(v, bound));
         } else {
@@ -597,6 +605,23 @@ inline void add_indexed_valid_classes(class_table& t) {
             return d;
         }));
     }, has_axis);
+    // Known divergence one-hot-on-value-past-last-axis: the two values on an axis before the last,
+    // whose stride differs from the last axis's. DirectML reads OnValue at coordinate 1 of the
+    // last axis (size 1: past the tensor, here inside the buffer), dmlref at coordinate 1 of the
+    // innermost axis of size 2, as the page says.
+    add_indexed(t.valid, "valid: ValuesTensor's two values on an axis before the last, which has stride 1 and size 1",
+                [](rng_t& rng, operator_type op) {
+                    operator_desc d = random_indexed(rng, op, random_type(rng), random_index_type(rng, op), pick(rng, 2, 8));
+                    auto& values = std::get<one_hot_desc>(d).values_tensor;
+                    const std::size_t n = values.sizes.size(), k = pick_index(rng, n - 1);
+                    values.sizes.assign(n, 1);
+                    values.sizes[k] = 2;
+                    values.strides = std::vector<std::uint32_t>(n, 2);
+                    (*values.strides)[n - 1] = 1;
+                    values.total_tensor_size_in_bytes = calc_buffer_tensor_size(values);
+                    return valid(d);
+                },
+                [](operator_type op) { return op == operator_type::one_hot; });
     for (const std::uint32_t alignment : {16u, 256u})
         add_indexed(t.valid, fmt::format("valid: GuaranteedBaseOffsetAlignment = {} on every tensor", alignment),
                     [=](rng_t& rng, operator_type op) {
