@@ -12,7 +12,7 @@
 # the layout operators, JOIN and SPLIT get 500 or more each), DMLREF_PARITY_VALID (6600 valid cases
 # drawn: 300 per operator), DMLREF_PARITY_OLD_COUNT and DMLREF_PARITY_OLD_VALID (the same against
 # DirectML 1.14.1), DMLREF_PARITY_INDEXED_COUNT and DMLREF_PARITY_INDEXED_VALID (26000 and 6600
-# drawn for REVERSE_SUBSEQUENCES and the indexed operators, 500 and 300 or more of each run),
+# drawn for REVERSE_SUBSEQUENCES, GATHER_ELEMENTS and ONE_HOT: 500 and 300 or more of each run),
 # DMLREF_PARITY_SEED (1). The round robin draws every operator; `--ops` runs only the named ones, so
 # each run draws more cases than it runs. About 100 descs a second under Wine on lavapipe (2 cores);
 # each run prints its count of boundary descs and valid cases per operator; docs/directml.md has

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <optional>
 #include <span>
+#include <tuple>
 #include <vector>
 
 #include <dmlref/directml.hpp>
@@ -430,6 +431,100 @@ TEST_CASE("directml: the scatters' and ONE_HOT's documented examples to DirectML
     // Example 4: -3 counts from the end of the axis; 100 is outside it, and its sequence is all OffValue.
     documented(one_hot_desc{make_buffer_tensor_desc(data_type::int32, {1, 1, 3, 1}), f32({1, 1, 1, 2}), f32({1, 1, 3, 4}), 3},
                {bytes_of<std::int32_t>({-3, 100, 3}), floats({0, 1})}, {0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
+}
+
+TEST_CASE("directml: GATHER's logical output drops only leading 1s (its page's example 3 is refused)") {
+    // The logical output {Input.Sizes[0..Axis), Indices.Sizes[N-k..N), Input.Sizes[Axis+1..N)} has
+    // N + k - 1 entries; DirectML 1.15.4 drops its leading ones to fit N and refuses the desc where
+    // a 1 to drop follows a larger size (docs/directml.md: 23 descs of the first parity run).
+    const operator_desc example3 = gather_desc{f32({3, 2}), u32({1, 2}), f32({3, 2}), 1, 2}; // logical {3, 1, 2}
+    const operator_desc trailing = gather_desc{f32({4, 1}), u32({4, 1}), f32({4, 4}), 1, 2}; // logical {4, 4, 1}
+    for (const operator_desc& d : {example3, trailing}) {
+        INFO(to_string(d));
+        CHECK(dml().accepts(d).has_value());
+        CHECK(validate(d).has_value());
+    }
+    // The same gather with the input padded to {1, 3, 2}: logical {1, 3, 1, 2}, its leading 1 dropped.
+    documented(gather_desc{f32({1, 3, 2}), u32({1, 1, 2}), f32({3, 1, 2}), 2, 2},
+               {floats({1, 2, 3, 4, 5, 6}), bytes_of<std::uint32_t>({1, 0})}, {2, 1, 4, 3, 6, 5});
+}
+
+TEST_CASE("directml: ONE_HOT reads OnValue at coordinate 1 of ValuesTensor's last axis (known divergence one-hot-on-value-past-last-axis)") {
+    // Values {2, 1}: the page's OnValue is coordinate 1 of the innermost axis of size > 1 (axis 0);
+    // DirectML reads coordinate 1 of the last axis, of size 1, at the element its stride reaches.
+    using v = std::vector<std::uint32_t>;
+    struct probe {
+        v sizes, strides;
+        float on;         // DirectML's OnValue, measured
+        bool divergence;  // dmlref's differs
+    };
+    const std::vector<probe> probes = {
+        {{2, 1}, {2, 1}, 20, true},  // dmlref reads element 2 (30)
+        {{2, 1}, {1, 3}, 40, true},  // dmlref reads element 1 (20)
+        {{1, 2}, {1, 2}, 30, false}, // the last axis holds both: the same on both sides
+    };
+    const auto values = floats({10, 20, 30, 40});
+    const auto indices = bytes_of<std::uint32_t>({0, 1, 2});
+    for (const probe& p : probes) {
+        buffer_tensor_desc vt = make_buffer_tensor_desc(data_type::float32, p.sizes, p.strides);
+        vt.total_tensor_size_in_bytes = 16;
+        const operator_desc d = one_hot_desc{u32({3, 1}), vt, f32({3, 3}), 1};
+        INFO(to_string(d));
+        REQUIRE_FALSE(dml().accepts(d).has_value());
+        const std::vector<std::vector<std::byte>> inputs = {indices, values};
+        const auto out = dml().run(d, spans(inputs));
+        REQUIRE(out.size() == 1);
+        CHECK(as_floats(out[0]) == std::vector<float>{p.on, 10, 10, 10, p.on, 10, 10, 10, p.on});
+        CHECK(dml().verify(d, spans(inputs)).equal() == !p.divergence);
+        const std::vector<std::byte> sentinel(out[0].size(), std::byte{0xA5});
+        const std::span<const std::byte> in_spans[] = {indices, values};
+        CHECK(parity::one_hot_pattern(d, in_spans, sentinel, out[0]) == (p.divergence ? "one-hot-on-value-past-last-axis" : ""));
+    }
+}
+
+TEST_CASE("directml: REVERSE_SUBSEQUENCES with a length past the axis clamps the read coordinate, not the length") {
+    // Rows of 2 along Axis 1, lengths 3 and 2. The page clamps the length 3 to 2 (dmlref: 2, 1, 4,
+    // 3); DirectML 1.15.4 writes Input[min(length - 1 - i, size - 1)] at i: 2, 2 on row 0. The
+    // parity run's seven such cases all fit this rule (docs/directml.md); dmlref keeps the page's.
+    const operator_desc d = reverse_subsequences_desc{f32({2, 2}), u32({2, 1}), f32({2, 2}), 1};
+    const std::vector<std::vector<std::byte>> inputs = {floats({1, 2, 3, 4}), bytes_of<std::uint32_t>({3, 2})};
+    REQUIRE_FALSE(dml().accepts(d).has_value());
+    const auto out = dml().run(d, spans(inputs));
+    REQUIRE(out.size() == 1);
+    CHECK(as_floats(out[0]) == std::vector<float>{2, 2, 4, 3});
+    std::vector<std::byte> expected(out[0].size());
+    const std::span<std::byte> outs[] = {expected};
+    execute(d, spans(inputs), outs);
+    CHECK(as_floats(expected) == std::vector<float>{2, 1, 4, 3});
+}
+
+TEST_CASE("directml: SCATTER_ND's IndicesTensor and ONE_HOT's ValuesTensor with another DimensionCount (known divergences)") {
+    // The pages ask for one DimensionCount; DirectML 1.15.4 accepts other ones here (known
+    // divergences scatter-nd-indices-dimension-count-unchecked and
+    // one-hot-values-dimension-count-unchecked), GATHER_ND's and SCATTER_ND's with J = 3 aside. dmlref
+    // refuses them all, as the pages say.
+    const std::vector<std::tuple<const char*, operator_desc, bool>> probes = {
+        {"SCATTER_ND page example: input {8}, indices {4, 1}",
+         scatter_nd_desc{f32({8}), u32({4, 1}), f32({4}), f32({8}), 1, 2}, true},
+        {"SCATTER_ND input {1, 8}, indices {1, 1, 4, 1}",
+         scatter_nd_desc{f32({1, 8}), u32({1, 1, 4, 1}), f32({1, 4}), f32({1, 8}), 1, 2}, true},
+        {"SCATTER_ND input {1, 1, 8}, indices {4, 1}",
+         scatter_nd_desc{f32({1, 1, 8}), u32({4, 1}), f32({1, 1, 4}), f32({1, 1, 8}), 1, 2}, true},
+        {"SCATTER_ND input {8}, indices {1, 4, 1}, J 2", scatter_nd_desc{f32({8}), u32({1, 4, 1}), f32({4}), f32({8}), 1, 2}, true},
+        {"SCATTER_ND input {8}, indices {1, 4, 1}, J 3", scatter_nd_desc{f32({8}), u32({1, 4, 1}), f32({4}), f32({8}), 1, 3}, false},
+        {"GATHER_ND input {8}, indices {4, 1}", gather_nd_desc{f32({8}), u32({4, 1}), f32({4}), 1, 2}, false},
+        {"ONE_HOT values {2}", one_hot_desc{u32({1, 1, 3, 1}), f32({2}), f32({1, 1, 3, 4}), 3}, true},
+        {"ONE_HOT values {1, 2}", one_hot_desc{u32({1, 1, 3, 1}), f32({1, 2}), f32({1, 1, 3, 4}), 3}, true},
+        {"ONE_HOT values {1, 1, 1, 1, 2}", one_hot_desc{u32({1, 1, 3, 1}), f32({1, 1, 1, 1, 2}), f32({1, 1, 3, 4}), 3}, true},
+        {"ONE_HOT values {1, 1, 1, 2, 1}", one_hot_desc{u32({1, 1, 3, 1}), f32({1, 1, 1, 2, 1}), f32({1, 1, 3, 4}), 3}, true},
+        {"ONE_HOT values {3}", one_hot_desc{u32({1, 1, 3, 1}), f32({3}), f32({1, 1, 3, 4}), 3}, true},
+        {"ONE_HOT indices {3, 1}, values {1, 1, 2}", one_hot_desc{u32({3, 1}), f32({1, 1, 2}), f32({3, 4}), 1}, true},
+    };
+    for (const auto& [what, d, accepted] : probes) {
+        INFO(what << ": " << to_string(d));
+        CHECK(dml().accepts(d).has_value() == !accepted);
+        CHECK(validate(d).has_value());
+    }
 }
 
 TEST_CASE("directml: SLICE_GRAD merges an axis its window covers whole into the one before (known divergence slice-grad-merged-axes)") {
