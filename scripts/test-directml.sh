@@ -8,7 +8,7 @@
 # way, and `dmlref directml-parity` on boundary and valid descs, with
 # tests/directml/known-divergences.json: any disagreement no known class explains fails the stage.
 # Without npm's registry or the backports suite it prints "skipped: ..." and exits 0.
-# Environment: BUILD_DIR (build-windows), DMLREF_PARITY_COUNT (9000 boundary cases drawn, of which
+# Environment: BUILD_DIR (build-windows), DMLREF_PARITY_COUNT (12000 boundary cases drawn, of which
 # the layout operators, JOIN and SPLIT get 500 or more each), DMLREF_PARITY_VALID (6600 valid cases
 # drawn: 300 per operator), DMLREF_PARITY_OLD_COUNT and DMLREF_PARITY_OLD_VALID (the same against
 # DirectML 1.14.1), DMLREF_PARITY_INDEXED_COUNT and DMLREF_PARITY_INDEXED_VALID (26000 and 6600
@@ -21,9 +21,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 build=${BUILD_DIR:-build-windows}
-count=${DMLREF_PARITY_COUNT:-9000}
+count=${DMLREF_PARITY_COUNT:-12000}
 valid=${DMLREF_PARITY_VALID:-6600}
-old_count=${DMLREF_PARITY_OLD_COUNT:-9000}
+old_count=${DMLREF_PARITY_OLD_COUNT:-12000}
 old_valid=${DMLREF_PARITY_OLD_VALID:-6600}
 indexed_count=${DMLREF_PARITY_INDEXED_COUNT:-26000}
 indexed_valid=${DMLREF_PARITY_INDEXED_VALID:-6600}
