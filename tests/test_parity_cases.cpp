@@ -579,6 +579,37 @@ TEST_CASE("an output divergence with a difference pattern covers only difference
     CHECK_FALSE(k.covers("output", "UPSAMPLE_2D", "", d, ""));
 }
 
+// ONE_HOT's OnValue as DirectML 1.15.4 reads it (test_directml's probe measured these outputs):
+// only DirectML's exact bytes are the pattern.
+TEST_CASE("one_hot_pattern recognises DirectML's OnValue read at coordinate 1 of the last axis", "[parity]") {
+    using namespace dmlref;
+    const auto floats = [](std::vector<float> v) {
+        std::vector<std::byte> b(v.size() * 4);
+        std::memcpy(b.data(), v.data(), b.size());
+        return b;
+    };
+    std::vector<std::byte> indices(12);
+    const std::uint32_t idx[] = {0, 1, 2};
+    std::memcpy(indices.data(), idx, 12);
+    const auto values = floats({10, 20, 30, 40});
+    const std::span<const std::byte> ins[] = {indices, values};
+    const std::vector<std::byte> sentinel(36, std::byte{0xA5});
+    const auto desc = [](std::vector<std::uint32_t> sizes, std::vector<std::uint32_t> strides) {
+        buffer_tensor_desc v = make_buffer_tensor_desc(data_type::float32, sizes, strides);
+        v.total_tensor_size_in_bytes = 16;
+        return operator_desc{one_hot_desc{make_buffer_tensor_desc(data_type::uint32, {3, 1}), v,
+                                          make_buffer_tensor_desc(data_type::float32, {3, 3}), 1}};
+    };
+    const std::string name = "one-hot-on-value-past-last-axis";
+    // Values {2, 1}, Strides {2, 1}: the page's OnValue is 30, DirectML's 20; Strides {1, 3}: 20 and 40.
+    CHECK(parity::one_hot_pattern(desc({2, 1}, {2, 1}), ins, sentinel, floats({20, 10, 10, 10, 20, 10, 10, 10, 20})) == name);
+    CHECK(parity::one_hot_pattern(desc({2, 1}, {1, 3}), ins, sentinel, floats({40, 10, 10, 10, 40, 10, 10, 10, 40})) == name);
+    CHECK(parity::one_hot_pattern(desc({2, 1}, {2, 1}), ins, sentinel, floats({30, 10, 10, 10, 30, 10, 10, 10, 30})).empty());
+    CHECK(parity::one_hot_pattern(desc({2, 1}, {2, 1}), ins, sentinel, floats({20, 10, 10, 10, 20, 10, 10, 10, 21})).empty());
+    // The two values on the last axis: nothing to explain.
+    CHECK(parity::one_hot_pattern(desc({1, 2}, {1, 2}), ins, sentinel, floats({20, 10, 10, 10, 20, 10, 10, 10, 20})).empty());
+}
+
 TEST_CASE("slice-grad-merged-axes: DirectML's merge of a whole-axis window predicts its measured outputs, and nothing else", "[parity]") {
     // INT32 SLICE_GRADs with the gradient 1, 2, 3, ...; the outputs DirectML 1.15.4 and 1.14.1
     // wrote under Wine (docs/directml.md), A5A5A5A5 where no element lies.
