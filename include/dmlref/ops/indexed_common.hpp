@@ -428,8 +428,8 @@ inline std::optional<std::string> check_indexed_buffers(std::string_view op, std
 /// right-aligns its output sizes: fewer entries get leading size-1 axes; more drop their leading
 /// entries, which must be 1. DirectML 1.15.4 refuses a desc that would need a size-1 entry after a
 /// larger one dropped: its GATHER page's example 3 (input {3, 2}, Axis 1, IndexDimensions 2,
-/// logical {3, 1, 2}) is refused with E_INVALIDARG, as are the 23 such descs of a parity run
-/// (docs/directml.md). Sets `axis_of[l]` to the output axis of logical entry l (or rank for a
+/// logical {3, 1, 2}) is refused with E_INVALIDARG, as were the 13 such boundary descs of a
+/// parity run (docs/directml.md). Sets `axis_of[l]` to the output axis of logical entry l (or rank for a
 /// dropped one) and returns false where the entries to drop are not all 1.
 inline bool fit_logical_shape(const std::array<std::ptrdiff_t, 2 * max_plan_rank>& logical, std::size_t logical_rank,
                               std::size_t rank, std::array<std::size_t, 2 * max_plan_rank>& axis_of) noexcept {
