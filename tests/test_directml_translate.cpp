@@ -217,3 +217,115 @@ TEST_CASE("directml translate: SPLIT carries its input, OutputCount, a contiguou
     bad.output_tensors[1].strides = std::vector<std::uint32_t>{1};
     CHECK_THROWS_WITH(directml::translated(bad), Catch::Contains("OutputTensors[1].Strides has 1 entries and Sizes 2"));
 }
+
+namespace {
+// Each tensor pointer of an indexed operator's struct must point at the translated buffer desc of
+// the same binding slot (inputs_of order), with that tensor's own sizes.
+void check_tensor(const abi::tensor_desc* field, const abi::buffer_tensor_desc& slot, const buffer_tensor_desc& t) {
+    const auto& b = buffer_of(field);
+    CHECK(&b == &slot);
+    REQUIRE(b.DimensionCount == t.sizes.size());
+    for (std::size_t i = 0; i < t.sizes.size(); ++i) CHECK(b.Sizes[i] == t.sizes[i]);
+    CHECK(b.DataType == static_cast<std::uint32_t>(t.data_type));
+}
+} // namespace
+
+TEST_CASE("directml translate: REVERSE_SUBSEQUENCES and ONE_HOT carry their two inputs in order and Axis") {
+    const reverse_subsequences_desc r{make_buffer_tensor_desc(data_type::float32, {1, 1, 3, 4}),
+                                      make_buffer_tensor_desc(data_type::uint32, {1, 1, 3, 1}),
+                                      make_buffer_tensor_desc(data_type::float32, {1, 1, 3, 4}), 3};
+    const directml::translated t(r);
+    CHECK(t.op().Type == 106);
+    REQUIRE(t.input_count() == 2);
+    const auto& d = *static_cast<const abi::reverse_subsequences_operator_desc*>(t.op().Desc);
+    check_tensor(d.InputTensor, t.input(0), r.input_tensor);
+    check_tensor(d.SequenceLengthsTensor, t.input(1), r.sequence_lengths_tensor);
+    check_tensor(d.OutputTensor, t.output(), r.output_tensor);
+    CHECK(d.Axis == 3);
+
+    const one_hot_desc o{make_buffer_tensor_desc(data_type::int64, {1, 1, 1, 3}),
+                         make_buffer_tensor_desc(data_type::float16, {1, 1, 1, 2}),
+                         make_buffer_tensor_desc(data_type::float16, {1, 1, 3, 5}), 9}; // an Axis past the rank, as given
+    const directml::translated u(o);
+    CHECK(u.op().Type == 95);
+    const auto& e = *static_cast<const abi::one_hot_operator_desc*>(u.op().Desc);
+    check_tensor(e.IndicesTensor, u.input(0), o.indices_tensor);
+    check_tensor(e.ValuesTensor, u.input(1), o.values_tensor);
+    check_tensor(e.OutputTensor, u.output(), o.output_tensor);
+    CHECK(e.Axis == 9);
+}
+
+TEST_CASE("directml translate: the gathers carry Input, Indices, Output and their counts in DirectML's field order") {
+    const auto in = make_buffer_tensor_desc(data_type::int16, {1, 2, 3, 4});
+    const auto idx = make_buffer_tensor_desc(data_type::uint64, {1, 1, 2, 2});
+    const auto out = make_buffer_tensor_desc(data_type::int16, {1, 2, 2, 4});
+    {
+        const gather_desc g{in, idx, out, 2, 5};
+        const directml::translated t(g);
+        CHECK(t.op().Type == 67);
+        const auto& d = *static_cast<const abi::gather_operator_desc*>(t.op().Desc);
+        check_tensor(d.InputTensor, t.input(0), in);
+        check_tensor(d.IndicesTensor, t.input(1), idx);
+        check_tensor(d.OutputTensor, t.output(), out);
+        CHECK(d.Axis == 2);
+        CHECK(d.IndexDimensions == 5);
+    }
+    {
+        const gather_elements_desc g{in, idx, out, 7};
+        const directml::translated t(g);
+        CHECK(t.op().Type == 107);
+        const auto& d = *static_cast<const abi::gather_elements_operator_desc*>(t.op().Desc);
+        check_tensor(d.IndicesTensor, t.input(1), idx);
+        CHECK(d.Axis == 7);
+    }
+    {
+        const gather_nd_desc g{in, idx, out, 3, 4};
+        const directml::translated t(g);
+        CHECK(t.op().Type == 108);
+        const auto& d = *static_cast<const abi::gather_nd_operator_desc*>(t.op().Desc);
+        check_tensor(d.InputTensor, t.input(0), in);
+        check_tensor(d.IndicesTensor, t.input(1), idx);
+        CHECK(d.InputDimensionCount == 3);
+        CHECK(d.IndicesDimensionCount == 4);
+    }
+    {
+        const gather_nd1_desc g{in, idx, out, 4, 3, 2};
+        const directml::translated t(g);
+        CHECK(t.op().Type == 140);
+        const auto& d = *static_cast<const abi::gather_nd1_operator_desc*>(t.op().Desc);
+        check_tensor(d.OutputTensor, t.output(), out);
+        CHECK(d.InputDimensionCount == 4);
+        CHECK(d.IndicesDimensionCount == 3);
+        CHECK(d.BatchDimensionCount == 2);
+    }
+}
+
+TEST_CASE("directml translate: the scatters carry Input, Indices, Updates, Output and their fields in DirectML's order") {
+    const auto in = make_buffer_tensor_desc(data_type::float32, {1, 1, 3, 3});
+    const auto idx = make_buffer_tensor_desc(data_type::int32, {1, 1, 2, 3});
+    const auto upd = make_buffer_tensor_desc(data_type::float32, {1, 1, 2, 3}, std::vector<std::uint32_t>{6, 6, 3, 1});
+    const auto out = make_buffer_tensor_desc(data_type::float32, {1, 1, 3, 3});
+    {
+        const scatter_elements_desc s{in, idx, upd, out, 2};
+        const directml::translated t(s);
+        CHECK(t.op().Type == 94);
+        REQUIRE(t.input_count() == 3);
+        const auto& d = *static_cast<const abi::scatter_operator_desc*>(t.op().Desc);
+        check_tensor(d.InputTensor, t.input(0), in);
+        check_tensor(d.IndicesTensor, t.input(1), idx);
+        check_tensor(d.UpdatesTensor, t.input(2), upd);
+        check_tensor(d.OutputTensor, t.output(), out);
+        CHECK(buffer_of(d.UpdatesTensor).Strides[0] == 6);
+        CHECK(d.Axis == 2);
+    }
+    {
+        const scatter_nd_desc s{in, idx, upd, out, 4, 3};
+        const directml::translated t(s);
+        CHECK(t.op().Type == 109);
+        const auto& d = *static_cast<const abi::scatter_nd_operator_desc*>(t.op().Desc);
+        check_tensor(d.UpdatesTensor, t.input(2), upd);
+        check_tensor(d.OutputTensor, t.output(), out);
+        CHECK(d.InputDimensionCount == 4);
+        CHECK(d.IndicesDimensionCount == 3);
+    }
+}

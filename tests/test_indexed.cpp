@@ -46,12 +46,18 @@ TEST_CASE("GATHER: the documented examples of DirectML's page", "[gather][exampl
         gather(in.view(), idx.view(), out.view(), 0, 1);
         CHECK(contents(out) == std::vector<float>{1, 2, 3, 4, 3, 4, 5, 6});
     }
-    SECTION("axis 1, IndexDimensions 2 on a 2-D input: the size-1 index axis is dropped") {
+    SECTION("axis 1, IndexDimensions 2 on a 2-D input: refused, as DirectML refuses it") {
+        // The logical output {3, 1, 2} would drop a 1 after the 3; only leading 1s are dropped.
         const tensor<float, 2> in({3, 2}, {1, 2, 3, 4, 5, 6});
         const tensor<std::uint32_t, 2> idx({1, 2}, {1, 0});
         tensor<float, 2> out({3, 2});
-        gather(in.view(), idx.view(), out.view(), 1, 2);
-        CHECK(contents(out) == std::vector<float>{2, 1, 4, 3, 6, 5});
+        CHECK_THROWS_AS(gather(in.view(), idx.view(), out.view(), 1, 2), validation_error);
+        // The input padded to {1, 3, 2}: logical {1, 3, 1, 2}, its leading 1 dropped.
+        const tensor<float, 3> in3({1, 3, 2}, {1, 2, 3, 4, 5, 6});
+        const tensor<std::uint32_t, 3> idx3({1, 1, 2}, {1, 0});
+        tensor<float, 3> out3({3, 1, 2});
+        gather(in3.view(), idx3.view(), out3.view(), 2, 2);
+        CHECK(contents(out3) == std::vector<float>{2, 1, 4, 3, 6, 5});
     }
     SECTION("axis 2, IndexDimensions 2") {
         const tensor<float, 3> in({1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
@@ -656,7 +662,7 @@ bool fit(const std::vector<std::ptrdiff_t>& logical, index_array<Rank>& out) {
     std::vector<std::ptrdiff_t> kept;
     std::size_t drop = logical.size() > Rank ? logical.size() - Rank : 0;
     for (std::ptrdiff_t s : logical) {
-        if (drop > 0 && s == 1) --drop;
+        if (drop > 0 && kept.empty() && s == 1) --drop;
         else kept.push_back(s);
     }
     if (drop > 0 || kept.size() > Rank) return false;

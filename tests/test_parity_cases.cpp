@@ -66,6 +66,15 @@ template <class... V> std::ptrdiff_t common_length(const V&... arrays) {
 std::set<std::string> differing_fields(const operator_desc& a, const operator_desc& b) {
     REQUIRE(a.index() == b.index());
     std::set<std::string> fields;
+    if (parity::detail::is_indexed_op(type_of(a))) { // every tensor by its name, then the scalars
+        auto x = a, y = b;
+        const auto tx = parity::detail::indexed_tensors(x), ty = parity::detail::indexed_tensors(y);
+        for (std::size_t k = 0; k < tx.size(); ++k) tensor_fields(tx[k].first, *tx[k].second, *ty[k].second, fields);
+        const auto sx = parity::detail::indexed_scalars(x), sy = parity::detail::indexed_scalars(y);
+        for (std::size_t k = 0; k < sx.size(); ++k)
+            if (*sx[k].second != *sy[k].second) fields.insert(sx[k].first);
+        return fields;
+    }
     if (binds_tensor_arrays(type_of(a))) {
         // The whole and each part present in both, by DirectML's names; the count; Axis.
         const bool join = type_of(a) == operator_type::join;
@@ -187,6 +196,13 @@ std::string fields_text(const operator_desc& d) {
                            fmt::join(t.sizes, ","), t.strides ? fmt::format("{}", fmt::join(*t.strides, ",")) : "-",
                            t.total_tensor_size_in_bytes, t.guaranteed_base_offset_alignment);
     };
+    if (parity::detail::is_indexed_op(type_of(d))) { // every tensor in binding order, then the scalars
+        std::string text = fmt::format("{}", static_cast<std::uint32_t>(type_of(d)));
+        for (const bound_tensor& t : tensors_of(d)) text += ";" + tensor(t.desc());
+        auto copy = d;
+        for (const auto& [name, v] : parity::detail::indexed_scalars(copy)) text += fmt::format(";{}", *v);
+        return text;
+    }
     if (binds_tensor_arrays(type_of(d))) { // every tensor in binding order, then Axis
         std::string text = fmt::format("{}", static_cast<std::uint32_t>(type_of(d)));
         for (const bound_tensor& t : tensors_of(d)) text += ";" + tensor(t.desc());
@@ -306,7 +322,7 @@ TEST_CASE("parity cases of seed 7 are pinned", "[parity]") {
         hash = fnv1a(hash, fields_text(b.desc) + b.klass);
         hash = fnv1a(hash, fields_text(parity::valid_case(7, i).desc));
     }
-    CHECK(fmt::format("{:016x}", hash) == "0a873d02380bbdf8");
+    CHECK(fmt::format("{:016x}", hash) == "d9032f78091f235c");
 }
 
 // DirectML 1.15.4 caps TotalTensorSizeInBytes at (2^32 - 1) elements' worth of bytes: the classes
@@ -515,7 +531,10 @@ TEST_CASE("every boundary case is a valid base with exactly its class's fields c
                     coupled.insert(c.klass);
                     CHECK(b.fields.size() >= 2);
                     // A JOIN's or SPLIT's 9 dimensions are on every tensor at once.
-                    CHECK(b.fields.size() <= (binds_tensor_arrays(type_of(c.desc)) ? 1 + tensors_of(c.desc).size() : 3));
+                    // The indexed operators' 9 dimensions too (three or four tensors).
+                    CHECK(b.fields.size() <= (binds_tensor_arrays(type_of(c.desc)) ? 1 + tensors_of(c.desc).size()
+                                              : parity::detail::is_indexed_op(type_of(c.desc)) ? tensors_of(c.desc).size()
+                                                                                               : 3));
                 } else {
                     CHECK(b.fields.size() == 1);
                 }
@@ -526,8 +545,9 @@ TEST_CASE("every boundary case is a valid base with exactly its class's fields c
     // The coupled classes: one DirectML quantity that spans two or three fields (10 of them are
     // UPSAMPLE_2D's types and ranks outside its table, set on both tensors at once; 12 are JOIN's
     // and SPLIT's: a part's size with the whole's or another part's, a part's strides with its
-    // TotalTensorSizeInBytes, and 9 dimensions on every tensor).
-    CHECK(coupled.size() <= 39);
+    // TotalTensorSizeInBytes, and 9 dimensions on every tensor; 8 are the indexed operators' 9
+    // dimensions on every tensor).
+    CHECK(coupled.size() <= 47);
 }
 
 TEST_CASE("an output divergence with a difference pattern covers only differences of that pattern", "[parity]") {
@@ -557,6 +577,37 @@ TEST_CASE("an output divergence with a difference pattern covers only difference
     const dmlref::operator_desc d = dmlref::upsample_2d_desc{};
     CHECK(k.covers("output", "UPSAMPLE_2D", "", d, quieted));
     CHECK_FALSE(k.covers("output", "UPSAMPLE_2D", "", d, ""));
+}
+
+// ONE_HOT's OnValue as DirectML 1.15.4 reads it (test_directml's probe measured these outputs):
+// only DirectML's exact bytes are the pattern.
+TEST_CASE("one_hot_pattern recognises DirectML's OnValue read at coordinate 1 of the last axis", "[parity]") {
+    using namespace dmlref;
+    const auto floats = [](std::vector<float> v) {
+        std::vector<std::byte> b(v.size() * 4);
+        std::memcpy(b.data(), v.data(), b.size());
+        return b;
+    };
+    std::vector<std::byte> indices(12);
+    const std::uint32_t idx[] = {0, 1, 2};
+    std::memcpy(indices.data(), idx, 12);
+    const auto values = floats({10, 20, 30, 40});
+    const std::span<const std::byte> ins[] = {indices, values};
+    const std::vector<std::byte> sentinel(36, std::byte{0xA5});
+    const auto desc = [](std::vector<std::uint32_t> sizes, std::vector<std::uint32_t> strides) {
+        buffer_tensor_desc v = make_buffer_tensor_desc(data_type::float32, sizes, strides);
+        v.total_tensor_size_in_bytes = 16;
+        return operator_desc{one_hot_desc{make_buffer_tensor_desc(data_type::uint32, {3, 1}), v,
+                                          make_buffer_tensor_desc(data_type::float32, {3, 3}), 1}};
+    };
+    const std::string name = "one-hot-on-value-past-last-axis";
+    // Values {2, 1}, Strides {2, 1}: the page's OnValue is 30, DirectML's 20; Strides {1, 3}: 20 and 40.
+    CHECK(parity::one_hot_pattern(desc({2, 1}, {2, 1}), ins, sentinel, floats({20, 10, 10, 10, 20, 10, 10, 10, 20})) == name);
+    CHECK(parity::one_hot_pattern(desc({2, 1}, {1, 3}), ins, sentinel, floats({40, 10, 10, 10, 40, 10, 10, 10, 40})) == name);
+    CHECK(parity::one_hot_pattern(desc({2, 1}, {2, 1}), ins, sentinel, floats({30, 10, 10, 10, 30, 10, 10, 10, 30})).empty());
+    CHECK(parity::one_hot_pattern(desc({2, 1}, {2, 1}), ins, sentinel, floats({20, 10, 10, 10, 20, 10, 10, 10, 21})).empty());
+    // The two values on the last axis: nothing to explain.
+    CHECK(parity::one_hot_pattern(desc({1, 2}, {1, 2}), ins, sentinel, floats({20, 10, 10, 10, 20, 10, 10, 10, 20})).empty());
 }
 
 TEST_CASE("slice-grad-merged-axes: DirectML's merge of a whole-axis window predicts its measured outputs, and nothing else", "[parity]") {

@@ -222,6 +222,35 @@ inline std::string slice_grad_pattern(const operator_desc& d, std::span<const st
     return std::equal(predicted.begin(), predicted.end(), actual.begin(), actual.end()) ? "slice-grad-merged-axes" : "";
 }
 
+/// "one-hot-on-value-past-last-axis" when `d` is a ONE_HOT whose ValuesTensor has size 1 on its
+/// last axis and `actual`, DirectML's output buffer whole, is byte for byte what dmlref computes
+/// from `inputs` into a buffer that started as `before` with OnValue read as DirectML reads it: at
+/// coordinate 1 of the last axis (the desc with ValuesTensor's sizes {1, ..., 1, 2} over its own
+/// last stride; nothing where that element lies outside the buffer); else "".
+inline std::string one_hot_pattern(const operator_desc& d, std::span<const std::span<const std::byte>> inputs,
+                                   std::span<const std::byte> before, std::span<const std::byte> actual) {
+    const auto* h = std::get_if<one_hot_desc>(&d);
+    if (h == nullptr || inputs.size() != 2 || before.size() != actual.size()) return "";
+    const buffer_tensor_desc& v = h->values_tensor;
+    const std::size_t n = v.sizes.size();
+    if (n == 0 || v.sizes[n - 1] != 1) return "";
+    const std::vector<std::uint32_t> strides = v.strides ? *v.strides : packed_strides(v.sizes);
+    one_hot_desc m = *h;
+    m.values_tensor.sizes.assign(n, 1);
+    m.values_tensor.sizes[n - 1] = 2;
+    m.values_tensor.strides = std::vector<std::uint32_t>(n, 0);
+    (*m.values_tensor.strides)[n - 1] = strides[n - 1];
+    if (calc_buffer_tensor_size(m.values_tensor) > v.total_tensor_size_in_bytes) return "";
+    std::vector<std::byte> predicted(before.begin(), before.end());
+    const std::span<std::byte> outs[] = {predicted};
+    try {
+        execute(operator_desc{m}, inputs, outs);
+    } catch (const validation_error&) {
+        return "";
+    }
+    return std::equal(predicted.begin(), predicted.end(), actual.begin(), actual.end()) ? "one-hot-on-value-past-last-axis" : "";
+}
+
 /// The divergences of the JSON file at `path` ("" = none).
 inline std::vector<known_divergence> load_known(const std::string& path) {
     std::vector<known_divergence> known;
@@ -245,7 +274,7 @@ inline std::vector<known_divergence> load_known(const std::string& path) {
         k.when = e.value("when", std::string());
         k.differences = e.value("differences", std::string());
         if (!k.differences.empty() && k.differences != "float16-signalling-nans-quieted" &&
-            k.differences != "slice-grad-merged-axes")
+            k.differences != "slice-grad-merged-axes" && k.differences != "one-hot-on-value-past-last-axis")
             throw std::runtime_error(fmt::format("known divergences: {}: no difference pattern named '{}'", k.id, k.differences));
         if (!k.when.empty()) known_divergence::holds(k.when, operator_desc{}); // an unknown name fails here, not mid-run
         known.push_back(std::move(k));

@@ -83,7 +83,10 @@ inline constexpr operator_type all_ops[] = {
     operator_type::space_to_depth1, operator_type::slice,           operator_type::slice1,
     operator_type::padding,         operator_type::padding1,        operator_type::element_wise_identity,
     operator_type::slice_grad,      operator_type::tile,            operator_type::upsample_2d,
-    operator_type::join,            operator_type::split};
+    operator_type::join,            operator_type::split,           operator_type::reverse_subsequences,
+    operator_type::gather,          operator_type::gather_elements, operator_type::gather_nd,
+    operator_type::gather_nd1,      operator_type::scatter_elements, operator_type::scatter_nd,
+    operator_type::one_hot};
 
 constexpr bool is_depth_space(operator_type op) noexcept {
     return op == operator_type::depth_to_space || op == operator_type::depth_to_space1 ||
@@ -2088,8 +2091,10 @@ inline void add_upsample_classes(class_table& t) {
 } // namespace detail
 } // namespace dmlref::parity
 
-// JOIN's and SPLIT's classes, on the helpers above.
+// JOIN's and SPLIT's classes, and REVERSE_SUBSEQUENCES's and the indexed operators', on the
+// helpers above.
 #include "parity_cases_join_split.hpp"
+#include "parity_cases_indexed.hpp"
 
 namespace dmlref::parity {
 namespace detail {
@@ -2110,6 +2115,7 @@ inline const class_table& classes() {
         add_tile_classes(t);
         add_upsample_classes(t);
         add_join_split_classes(t);
+        add_indexed_classes(t);
         return t;
     }();
     return table;
@@ -2121,7 +2127,7 @@ inline bool expressible(const operator_desc& d) {
     for (const auto& tensors : {inputs_of(d), outputs_of(d)})
         for (const bound_tensor& t : tensors)
             if (t.desc().strides && t.desc().strides->size() != t.desc().sizes.size()) ok = false;
-    if (is_parts_op(type_of(d))) return ok; // no arrays of the operator's own
+    if (is_parts_op(type_of(d)) || is_indexed_op(type_of(d))) return ok; // no arrays of the operator's own
     std::optional<std::size_t> length;
     for_each_array(d, [&](std::string_view, const auto& v, auto) {
         if (length && *length != v.size()) ok = false;
@@ -2204,12 +2210,17 @@ inline parity_case boundary_case(std::uint64_t seed, std::uint64_t index) {
 }
 
 /// A valid case (for output parity): every operator and order (JOIN and SPLIT with one to five
-/// parts, each tensor laid out its own way), all five padding modes with pads beyond the axis, all
+/// parts, each tensor laid out its own way; REVERSE_SUBSEQUENCES and the indexed operators with
+/// every index type, parity_cases_indexed.hpp), all five padding modes with pads beyond the axis, all
 /// eleven data types, ranks 1-8, strided and broadcast inputs, strided outputs (random_cases'
 /// descs); the operators in turn; deterministic for (seed, index) alone.
 inline parity_case valid_case(std::uint64_t seed, std::uint64_t index) {
     detail::rng_t rng(detail::mix(seed, index, 2));
-    operator_desc d = random_cases::random_any_desc(rng, static_cast<std::size_t>(index % random_cases::all_operator_count));
+    constexpr std::size_t indexed = std::size(detail::indexed_ops), count = random_cases::all_operator_count + indexed;
+    const auto which = static_cast<std::size_t>(index % count);
+    operator_desc d = which < random_cases::all_operator_count
+                          ? random_cases::random_any_desc(rng, which)
+                          : detail::random_indexed_base(rng, detail::indexed_ops[which - random_cases::all_operator_count]);
     const bool big = detail::huge(d);
     return parity_case{std::move(d), "valid", {}, true, big};
 }

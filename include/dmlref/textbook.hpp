@@ -384,7 +384,7 @@ using wide_coordinate = std::array<std::ptrdiff_t, 2 * max_dimension_count>;
 /// The logical coordinate of output coordinate `o` (`n` entries) for a logical shape of `count`
 /// entries `sizes`, placed into the output as the gathers place it (operator-facts.md §10): a
 /// shorter shape is the last `count` entries of o; a longer one takes 0 at its first count - n
-/// entries of size 1 and the entries of o in order elsewhere.
+/// entries (all of size 1: the desc layer refuses others) and the entries of o in order elsewhere.
 inline wide_coordinate logical_of(const wide_coordinate& sizes, std::size_t count, const coordinate& o, std::size_t n) {
     wide_coordinate c{};
     if (count <= n) {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <optional>
 #include <span>
+#include <tuple>
 #include <vector>
 
 #include <dmlref/directml.hpp>
@@ -365,6 +366,164 @@ TEST_CASE("directml: JOIN refuses an input of 2^31 elements or more, whatever it
         INFO(p.what << ": " << to_string(p.desc));
         CHECK(dml().accepts(p.desc).has_value() == !p.accepted);
         CHECK(validate(p.desc).has_value() == !p.accepted);
+    }
+}
+
+// REVERSE_SUBSEQUENCES and the indexed operators: one documented example each (the op pages'
+// examples, docs/operator-facts.md), bound tensor for tensor in DirectML's order (inputs_of).
+
+namespace {
+template <class T> std::vector<std::byte> bytes_of(std::initializer_list<T> values) {
+    std::vector<std::byte> bytes(values.size() * sizeof(T));
+    std::memcpy(bytes.data(), values.begin(), bytes.size());
+    return bytes;
+}
+
+buffer_tensor_desc f32(std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::float32, std::move(sizes)); }
+buffer_tensor_desc u32(std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::uint32, std::move(sizes)); }
+
+/// DirectML accepts `d`, runs it from `inputs` to the documented FLOAT32 output, and verify agrees.
+void documented(const operator_desc& d, const std::vector<std::vector<std::byte>>& inputs, const std::vector<float>& expected) {
+    INFO(to_string(d));
+    const auto why = dml().accepts(d);
+    INFO(why.value_or("accepted"));
+    REQUIRE_FALSE(why.has_value());
+    const auto out = dml().run(d, spans(inputs));
+    REQUIRE(out.size() == 1);
+    CHECK(as_floats(out[0]) == expected);
+    const compare_report report = dml().verify(d, spans(inputs));
+    INFO(report.to_string());
+    CHECK(report.equal());
+}
+} // namespace
+
+TEST_CASE("directml: REVERSE_SUBSEQUENCES's documented examples to DirectML's bytes and verify") {
+    const auto input = floats({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+    documented(reverse_subsequences_desc{f32({1, 1, 3, 4}), u32({1, 1, 3, 1}), f32({1, 1, 3, 4}), 3},
+               {input, bytes_of<std::uint32_t>({2, 4, 3})}, {2, 1, 3, 4, 8, 7, 6, 5, 11, 10, 9, 12});
+    documented(reverse_subsequences_desc{f32({1, 1, 3, 4}), u32({1, 1, 1, 4}), f32({1, 1, 3, 4}), 2},
+               {input, bytes_of<std::uint32_t>({2, 3, 1, 0})}, {5, 10, 3, 4, 1, 6, 7, 8, 9, 2, 11, 12});
+}
+
+TEST_CASE("directml: the gathers' documented examples to DirectML's bytes and verify") {
+    documented(gather_desc{f32({4}), u32({5}), f32({5}), 0, 1}, {floats({11, 12, 13, 14}), bytes_of<std::uint32_t>({3, 1, 3, 0, 2})},
+               {14, 12, 14, 11, 13});
+    documented(gather_desc{f32({1, 3, 2}), u32({1, 2, 2}), f32({2, 2, 2}), 1, 2},
+               {floats({1, 2, 3, 4, 5, 6}), bytes_of<std::uint32_t>({0, 1, 1, 2})}, {1, 2, 3, 4, 3, 4, 5, 6});
+    documented(gather_elements_desc{f32({3, 3}), u32({2, 3}), f32({2, 3}), 0},
+               {floats({1, 2, 3, 4, 5, 6, 7, 8, 9}), bytes_of<std::uint32_t>({1, 2, 0, 2, 0, 0})}, {4, 8, 3, 7, 2, 3});
+    documented(gather_nd_desc{f32({1, 2, 2, 2}), u32({1, 1, 2, 2}), f32({1, 1, 2, 2}), 3, 2},
+               {floats({0, 1, 2, 3, 4, 5, 6, 7}), bytes_of<std::uint32_t>({0, 1, 1, 0})}, {2, 3, 4, 5});
+    documented(gather_nd1_desc{f32({1, 3, 2, 2}), u32({1, 3, 2, 2}), f32({1, 1, 3, 2}), 3, 3, 1},
+               {floats({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}), bytes_of<std::uint32_t>({0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 1, 0})},
+               {0, 3, 7, 4, 9, 10});
+}
+
+TEST_CASE("directml: the scatters' and ONE_HOT's documented examples to DirectML's bytes and verify") {
+    documented(scatter_elements_desc{f32({3, 3}), u32({2, 3}), f32({2, 3}), f32({3, 3}), 0},
+               {floats({0, 0, 0, 0, 0, 0, 0, 0, 0}), bytes_of<std::uint32_t>({1, 0, 2, 0, 2, 1}), floats({10, 11, 12, 20, 21, 22})},
+               {20, 11, 0, 10, 0, 22, 0, 21, 12});
+    documented(scatter_nd_desc{f32({1, 1, 1, 8}), u32({1, 1, 4, 1}), f32({1, 1, 1, 4}), f32({1, 1, 1, 8}), 1, 2},
+               {floats({1, 2, 3, 4, 5, 6, 7, 8}), bytes_of<std::uint32_t>({4, 3, 1, 7}), floats({9, 10, 11, 12})},
+               {1, 11, 3, 10, 9, 6, 7, 12});
+    documented(one_hot_desc{u32({1, 1, 3, 1}), f32({1, 1, 1, 2}), f32({1, 1, 3, 4}), 3}, {bytes_of<std::uint32_t>({0, 3, 2}), floats({0, 1})},
+               {1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0});
+    // Example 4: -3 counts from the end of the axis; 100 is outside it, and its sequence is all OffValue.
+    documented(one_hot_desc{make_buffer_tensor_desc(data_type::int32, {1, 1, 3, 1}), f32({1, 1, 1, 2}), f32({1, 1, 3, 4}), 3},
+               {bytes_of<std::int32_t>({-3, 100, 3}), floats({0, 1})}, {0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
+}
+
+TEST_CASE("directml: GATHER's logical output drops only leading 1s (its page's example 3 is refused)") {
+    // The logical output {Input.Sizes[0..Axis), Indices.Sizes[N-k..N), Input.Sizes[Axis+1..N)} has
+    // N + k - 1 entries; DirectML 1.15.4 drops its leading ones to fit N and refuses the desc where
+    // a 1 to drop follows a larger size (docs/directml.md: 23 descs of the first parity run).
+    const operator_desc example3 = gather_desc{f32({3, 2}), u32({1, 2}), f32({3, 2}), 1, 2}; // logical {3, 1, 2}
+    const operator_desc trailing = gather_desc{f32({4, 1}), u32({4, 1}), f32({4, 4}), 1, 2}; // logical {4, 4, 1}
+    for (const operator_desc& d : {example3, trailing}) {
+        INFO(to_string(d));
+        CHECK(dml().accepts(d).has_value());
+        CHECK(validate(d).has_value());
+    }
+    // The same gather with the input padded to {1, 3, 2}: logical {1, 3, 1, 2}, its leading 1 dropped.
+    documented(gather_desc{f32({1, 3, 2}), u32({1, 1, 2}), f32({3, 1, 2}), 2, 2},
+               {floats({1, 2, 3, 4, 5, 6}), bytes_of<std::uint32_t>({1, 0})}, {2, 1, 4, 3, 6, 5});
+}
+
+TEST_CASE("directml: ONE_HOT reads OnValue at coordinate 1 of ValuesTensor's last axis (known divergence one-hot-on-value-past-last-axis)") {
+    // Values {2, 1}: the page's OnValue is coordinate 1 of the innermost axis of size > 1 (axis 0);
+    // DirectML reads coordinate 1 of the last axis, of size 1, at the element its stride reaches.
+    using v = std::vector<std::uint32_t>;
+    struct probe {
+        v sizes, strides;
+        float on;         // DirectML's OnValue, measured
+        bool divergence;  // dmlref's differs
+    };
+    const std::vector<probe> probes = {
+        {{2, 1}, {2, 1}, 20, true},  // dmlref reads element 2 (30)
+        {{2, 1}, {1, 3}, 40, true},  // dmlref reads element 1 (20)
+        {{1, 2}, {1, 2}, 30, false}, // the last axis holds both: the same on both sides
+    };
+    const auto values = floats({10, 20, 30, 40});
+    const auto indices = bytes_of<std::uint32_t>({0, 1, 2});
+    for (const probe& p : probes) {
+        buffer_tensor_desc vt = make_buffer_tensor_desc(data_type::float32, p.sizes, p.strides);
+        vt.total_tensor_size_in_bytes = 16;
+        const operator_desc d = one_hot_desc{u32({3, 1}), vt, f32({3, 3}), 1};
+        INFO(to_string(d));
+        REQUIRE_FALSE(dml().accepts(d).has_value());
+        const std::vector<std::vector<std::byte>> inputs = {indices, values};
+        const auto out = dml().run(d, spans(inputs));
+        REQUIRE(out.size() == 1);
+        CHECK(as_floats(out[0]) == std::vector<float>{p.on, 10, 10, 10, p.on, 10, 10, 10, p.on});
+        CHECK(dml().verify(d, spans(inputs)).equal() == !p.divergence);
+        const std::vector<std::byte> sentinel(out[0].size(), std::byte{0xA5});
+        const std::span<const std::byte> in_spans[] = {indices, values};
+        CHECK(parity::one_hot_pattern(d, in_spans, sentinel, out[0]) == (p.divergence ? "one-hot-on-value-past-last-axis" : ""));
+    }
+}
+
+TEST_CASE("directml: REVERSE_SUBSEQUENCES with a length past the axis clamps the read coordinate, not the length") {
+    // Rows of 2 along Axis 1, lengths 3 and 2. The page clamps the length 3 to 2 (dmlref: 2, 1, 4,
+    // 3); DirectML 1.15.4 writes Input[min(length - 1 - i, size - 1)] at i: 2, 2 on row 0. The
+    // parity run's seven such cases all fit this rule (docs/directml.md); dmlref keeps the page's.
+    const operator_desc d = reverse_subsequences_desc{f32({2, 2}), u32({2, 1}), f32({2, 2}), 1};
+    const std::vector<std::vector<std::byte>> inputs = {floats({1, 2, 3, 4}), bytes_of<std::uint32_t>({3, 2})};
+    REQUIRE_FALSE(dml().accepts(d).has_value());
+    const auto out = dml().run(d, spans(inputs));
+    REQUIRE(out.size() == 1);
+    CHECK(as_floats(out[0]) == std::vector<float>{2, 2, 4, 3});
+    std::vector<std::byte> expected(out[0].size());
+    const std::span<std::byte> outs[] = {expected};
+    execute(d, spans(inputs), outs);
+    CHECK(as_floats(expected) == std::vector<float>{2, 1, 4, 3});
+}
+
+TEST_CASE("directml: SCATTER_ND's IndicesTensor and ONE_HOT's ValuesTensor with another DimensionCount (known divergences)") {
+    // The pages ask for one DimensionCount; DirectML 1.15.4 accepts other ones here (known
+    // divergences scatter-nd-indices-dimension-count-unchecked and
+    // one-hot-values-dimension-count-unchecked), GATHER_ND's and SCATTER_ND's with J = 3 aside. dmlref
+    // refuses them all, as the pages say.
+    const std::vector<std::tuple<const char*, operator_desc, bool>> probes = {
+        {"SCATTER_ND page example: input {8}, indices {4, 1}",
+         scatter_nd_desc{f32({8}), u32({4, 1}), f32({4}), f32({8}), 1, 2}, true},
+        {"SCATTER_ND input {1, 8}, indices {1, 1, 4, 1}",
+         scatter_nd_desc{f32({1, 8}), u32({1, 1, 4, 1}), f32({1, 4}), f32({1, 8}), 1, 2}, true},
+        {"SCATTER_ND input {1, 1, 8}, indices {4, 1}",
+         scatter_nd_desc{f32({1, 1, 8}), u32({4, 1}), f32({1, 1, 4}), f32({1, 1, 8}), 1, 2}, true},
+        {"SCATTER_ND input {8}, indices {1, 4, 1}, J 2", scatter_nd_desc{f32({8}), u32({1, 4, 1}), f32({4}), f32({8}), 1, 2}, true},
+        {"SCATTER_ND input {8}, indices {1, 4, 1}, J 3", scatter_nd_desc{f32({8}), u32({1, 4, 1}), f32({4}), f32({8}), 1, 3}, false},
+        {"GATHER_ND input {8}, indices {4, 1}", gather_nd_desc{f32({8}), u32({4, 1}), f32({4}), 1, 2}, false},
+        {"ONE_HOT values {2}", one_hot_desc{u32({1, 1, 3, 1}), f32({2}), f32({1, 1, 3, 4}), 3}, true},
+        {"ONE_HOT values {1, 2}", one_hot_desc{u32({1, 1, 3, 1}), f32({1, 2}), f32({1, 1, 3, 4}), 3}, true},
+        {"ONE_HOT values {1, 1, 1, 1, 2}", one_hot_desc{u32({1, 1, 3, 1}), f32({1, 1, 1, 1, 2}), f32({1, 1, 3, 4}), 3}, true},
+        {"ONE_HOT values {1, 1, 1, 2, 1}", one_hot_desc{u32({1, 1, 3, 1}), f32({1, 1, 1, 2, 1}), f32({1, 1, 3, 4}), 3}, true},
+        {"ONE_HOT values {3}", one_hot_desc{u32({1, 1, 3, 1}), f32({3}), f32({1, 1, 3, 4}), 3}, true},
+        {"ONE_HOT indices {3, 1}, values {1, 1, 2}", one_hot_desc{u32({3, 1}), f32({1, 1, 2}), f32({3, 4}), 1}, true},
+    };
+    for (const auto& [what, d, accepted] : probes) {
+        INFO(what << ": " << to_string(d));
+        CHECK(dml().accepts(d).has_value() == !accepted);
+        CHECK(validate(d).has_value());
     }
 }
 

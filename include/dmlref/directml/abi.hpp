@@ -174,6 +174,77 @@ struct join_operator_desc {
     std::uint32_t Axis;
 };
 
+/// DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC.
+struct reverse_subsequences_operator_desc {
+    const tensor_desc* InputTensor;
+    const tensor_desc* SequenceLengthsTensor;
+    const tensor_desc* OutputTensor;
+    std::uint32_t Axis;
+};
+
+/// DML_GATHER_OPERATOR_DESC.
+struct gather_operator_desc {
+    const tensor_desc* InputTensor;
+    const tensor_desc* IndicesTensor;
+    const tensor_desc* OutputTensor;
+    std::uint32_t Axis;
+    std::uint32_t IndexDimensions;
+};
+
+/// DML_GATHER_ELEMENTS_OPERATOR_DESC.
+struct gather_elements_operator_desc {
+    const tensor_desc* InputTensor;
+    const tensor_desc* IndicesTensor;
+    const tensor_desc* OutputTensor;
+    std::uint32_t Axis;
+};
+
+/// DML_GATHER_ND_OPERATOR_DESC.
+struct gather_nd_operator_desc {
+    const tensor_desc* InputTensor;
+    const tensor_desc* IndicesTensor;
+    const tensor_desc* OutputTensor;
+    std::uint32_t InputDimensionCount;
+    std::uint32_t IndicesDimensionCount;
+};
+
+/// DML_GATHER_ND1_OPERATOR_DESC.
+struct gather_nd1_operator_desc {
+    const tensor_desc* InputTensor;
+    const tensor_desc* IndicesTensor;
+    const tensor_desc* OutputTensor;
+    std::uint32_t InputDimensionCount;
+    std::uint32_t IndicesDimensionCount;
+    std::uint32_t BatchDimensionCount;
+};
+
+/// DML_SCATTER_OPERATOR_DESC (DML_SCATTER_ELEMENTS_OPERATOR_DESC).
+struct scatter_operator_desc {
+    const tensor_desc* InputTensor;
+    const tensor_desc* IndicesTensor;
+    const tensor_desc* UpdatesTensor;
+    const tensor_desc* OutputTensor;
+    std::uint32_t Axis;
+};
+
+/// DML_SCATTER_ND_OPERATOR_DESC.
+struct scatter_nd_operator_desc {
+    const tensor_desc* InputTensor;
+    const tensor_desc* IndicesTensor;
+    const tensor_desc* UpdatesTensor;
+    const tensor_desc* OutputTensor;
+    std::uint32_t InputDimensionCount;
+    std::uint32_t IndicesDimensionCount;
+};
+
+/// DML_ONE_HOT_OPERATOR_DESC.
+struct one_hot_operator_desc {
+    const tensor_desc* IndicesTensor;
+    const tensor_desc* ValuesTensor;
+    const tensor_desc* OutputTensor;
+    std::uint32_t Axis;
+};
+
 /// DML_BINDING_PROPERTIES.
 struct binding_properties {
     std::uint32_t RequiredDescriptorCount;
@@ -272,6 +343,31 @@ static_assert(sizeof(split_operator_desc) == 32 && offsetof(split_operator_desc,
               offsetof(split_operator_desc, OutputTensors) == 16 && offsetof(split_operator_desc, Axis) == 24);
 static_assert(sizeof(join_operator_desc) == 32 && offsetof(join_operator_desc, InputTensors) == 8 &&
               offsetof(join_operator_desc, OutputTensor) == 16 && offsetof(join_operator_desc, Axis) == 24);
+static_assert(sizeof(reverse_subsequences_operator_desc) == 32 &&
+              offsetof(reverse_subsequences_operator_desc, SequenceLengthsTensor) == 8 &&
+              offsetof(reverse_subsequences_operator_desc, OutputTensor) == 16 &&
+              offsetof(reverse_subsequences_operator_desc, Axis) == 24);
+static_assert(sizeof(gather_operator_desc) == 32 && offsetof(gather_operator_desc, IndicesTensor) == 8 &&
+              offsetof(gather_operator_desc, OutputTensor) == 16 && offsetof(gather_operator_desc, Axis) == 24 &&
+              offsetof(gather_operator_desc, IndexDimensions) == 28);
+static_assert(sizeof(gather_elements_operator_desc) == 32 && offsetof(gather_elements_operator_desc, IndicesTensor) == 8 &&
+              offsetof(gather_elements_operator_desc, OutputTensor) == 16 && offsetof(gather_elements_operator_desc, Axis) == 24);
+static_assert(sizeof(gather_nd_operator_desc) == 32 && offsetof(gather_nd_operator_desc, OutputTensor) == 16 &&
+              offsetof(gather_nd_operator_desc, InputDimensionCount) == 24 &&
+              offsetof(gather_nd_operator_desc, IndicesDimensionCount) == 28);
+static_assert(sizeof(gather_nd1_operator_desc) == 40 && offsetof(gather_nd1_operator_desc, OutputTensor) == 16 &&
+              offsetof(gather_nd1_operator_desc, InputDimensionCount) == 24 &&
+              offsetof(gather_nd1_operator_desc, IndicesDimensionCount) == 28 &&
+              offsetof(gather_nd1_operator_desc, BatchDimensionCount) == 32);
+static_assert(sizeof(scatter_operator_desc) == 40 && offsetof(scatter_operator_desc, IndicesTensor) == 8 &&
+              offsetof(scatter_operator_desc, UpdatesTensor) == 16 && offsetof(scatter_operator_desc, OutputTensor) == 24 &&
+              offsetof(scatter_operator_desc, Axis) == 32);
+static_assert(sizeof(scatter_nd_operator_desc) == 40 && offsetof(scatter_nd_operator_desc, UpdatesTensor) == 16 &&
+              offsetof(scatter_nd_operator_desc, OutputTensor) == 24 &&
+              offsetof(scatter_nd_operator_desc, InputDimensionCount) == 32 &&
+              offsetof(scatter_nd_operator_desc, IndicesDimensionCount) == 36);
+static_assert(sizeof(one_hot_operator_desc) == 32 && offsetof(one_hot_operator_desc, ValuesTensor) == 8 &&
+              offsetof(one_hot_operator_desc, OutputTensor) == 16 && offsetof(one_hot_operator_desc, Axis) == 24);
 static_assert(sizeof(binding_properties) == 24 && offsetof(binding_properties, TemporaryResourceSize) == 8 &&
               offsetof(binding_properties, PersistentResourceSize) == 16);
 static_assert(sizeof(binding_desc) == 16 && offsetof(binding_desc, Desc) == 8);

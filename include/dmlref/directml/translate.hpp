@@ -7,8 +7,10 @@
 ///   device->CreateOperator(&t.op(), ...);      // valid while `t` lives
 ///
 /// Every tensor of the desc is carried in DirectML's binding order (inputs_of, outputs_of), so that
-/// tensor arrays (JOIN's InputTensors, SPLIT's OutputTensors) and second inputs need nothing of
-/// their own here beyond their operator's struct.
+/// tensor arrays (JOIN's InputTensors, SPLIT's OutputTensors) and second and third inputs
+/// (REVERSE_SUBSEQUENCES's SequenceLengthsTensor, the gathers' and scatters' IndicesTensor, the
+/// scatters' UpdatesTensor, ONE_HOT's ValuesTensor) need nothing of their own here beyond their
+/// operator's struct.
 ///
 /// A desc that DirectML's structs cannot carry is refused with not_expressible: a tensor whose
 /// Strides has another length than its Sizes (DML_BUFFER_TENSOR_DESC has one DimensionCount for
@@ -169,9 +171,26 @@ private:
                                                 n,
                                                 arrays_[0].data(),
                                                 arrays_[1].data()};
+        } else if constexpr (std::is_same_v<Desc, reverse_subsequences_desc>) {
+            body_ = abi::reverse_subsequences_operator_desc{in, &in_tensors_[1], out, d.axis};
+        } else if constexpr (std::is_same_v<Desc, gather_desc>) {
+            body_ = abi::gather_operator_desc{in, &in_tensors_[1], out, d.axis, d.index_dimensions};
+        } else if constexpr (std::is_same_v<Desc, gather_elements_desc>) {
+            body_ = abi::gather_elements_operator_desc{in, &in_tensors_[1], out, d.axis};
+        } else if constexpr (std::is_same_v<Desc, gather_nd_desc>) {
+            body_ = abi::gather_nd_operator_desc{in, &in_tensors_[1], out, d.input_dimension_count, d.indices_dimension_count};
+        } else if constexpr (std::is_same_v<Desc, gather_nd1_desc>) {
+            body_ = abi::gather_nd1_operator_desc{in, &in_tensors_[1], out, d.input_dimension_count, d.indices_dimension_count,
+                                                  d.batch_dimension_count};
+        } else if constexpr (std::is_same_v<Desc, scatter_elements_desc>) {
+            body_ = abi::scatter_operator_desc{in, &in_tensors_[1], &in_tensors_[2], out, d.axis};
+        } else if constexpr (std::is_same_v<Desc, scatter_nd_desc>) {
+            body_ = abi::scatter_nd_operator_desc{in, &in_tensors_[1], &in_tensors_[2], out, d.input_dimension_count,
+                                                  d.indices_dimension_count};
+        } else if constexpr (std::is_same_v<Desc, one_hot_desc>) {
+            body_ = abi::one_hot_operator_desc{in, &in_tensors_[1], out, d.axis};
         } else {
-            // REVERSE_SUBSEQUENCES and the indexed operators: their structs are not written yet.
-            throw not_expressible(std::string(to_string(Desc::type)) + ": dmlref's DirectML translation does not write this operator's struct yet");
+            static_assert(sizeof(Desc) == 0, "an operator desc with no DirectML struct");
         }
         op_.Desc = std::visit([](const auto& b) -> const void* { return &b; }, body_);
     }
@@ -184,7 +203,10 @@ private:
     std::variant<abi::depth_space_operator_desc, abi::depth_space1_operator_desc, abi::slice_operator_desc,
                  abi::slice1_operator_desc, abi::padding_operator_desc, abi::padding1_operator_desc,
                  abi::element_wise_identity_operator_desc, abi::slice_grad_operator_desc, abi::tile_operator_desc,
-                 abi::upsample_2d_operator_desc, abi::join_operator_desc, abi::split_operator_desc>
+                 abi::upsample_2d_operator_desc, abi::join_operator_desc, abi::split_operator_desc,
+                 abi::reverse_subsequences_operator_desc, abi::gather_operator_desc, abi::gather_elements_operator_desc,
+                 abi::gather_nd_operator_desc, abi::gather_nd1_operator_desc, abi::scatter_operator_desc,
+                 abi::scatter_nd_operator_desc, abi::one_hot_operator_desc>
         body_;
     abi::operator_desc op_{};
 };

@@ -7,7 +7,8 @@
 ///   GATHER (Axis a, IndexDimensions k): the logical output (p, q, r), p of length a, q of k, r of
 ///   N - a - 1, is Out[p, q, r] = In[p, wrap(Indices[0..., q]), r]. Its sizes {In.Sizes[0..a),
 ///   Indices.Sizes[N-k..N), In.Sizes[a+1..N)} are right-aligned into N: leading 1s pad a shorter
-///   shape; a longer one drops its first size-1 entries.
+///   shape; a longer one drops its leading entries, which must be 1 (measured: DirectML refuses
+///   the page's example 3, whose dropped 1 follows a 3).
 ///   GATHER_ELEMENTS (Axis a): Out[o] = In[o with o[a] -> wrap(Indices[o])].
 ///   GATHER_ND1 (I = InputDimensionCount, J = IndicesDimensionCount, B = BatchDimensionCount,
 ///   T = Indices.Sizes[N-1], R = I - B - T): the logical output (b, q, r), b of length B, q of
@@ -107,9 +108,10 @@ inline std::optional<std::string> place_output(std::string_view op, const layout
     const std::size_t n = out.rank;
     std::array<std::size_t, 2 * max_plan_rank> axis_of{};
     if (!fit_logical_shape(logical, logical_rank, n, axis_of))
-        return detail::message("{}: the output sizes {} for {} need {} dimensions, and too few of them are 1 to fit the "
-                               "tensors' DimensionCount {}",
-                               op, extents_text(std::span(logical).first(logical_rank)), what, logical_rank, n);
+        return detail::message("{}: the output sizes {} for {} need {} dimensions; to fit the tensors' DimensionCount {} "
+                               "their first {} must be 1 (only leading 1s are dropped)",
+                               op, extents_text(std::span(logical).first(logical_rank)), what, logical_rank, n,
+                               logical_rank - n);
     std::array<std::ptrdiff_t, max_plan_rank> expected{};
     for (std::size_t j = 0; j < n; ++j) expected[j] = 1;
     for (std::size_t l = 0; l < logical_rank; ++l)

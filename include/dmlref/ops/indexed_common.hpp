@@ -425,17 +425,18 @@ inline std::optional<std::string> check_indexed_buffers(std::string_view op, std
 }
 
 /// Places a logical shape of `logical_rank` entries into `rank` output axes, as DirectML's GATHER
-/// right-aligns its output sizes: fewer entries get leading size-1 axes; more drop their first
-/// size-1 entries (DirectML's rule drops leading ones; its GATHER example 3 drops a size-1 index
-/// axis after a larger input axis, which this covers). Sets `axis_of[l]` to the output axis of
-/// logical entry l (or rank for a dropped one) and returns false where too few size-1 entries
-/// exist to drop.
+/// right-aligns its output sizes: fewer entries get leading size-1 axes; more drop their leading
+/// entries, which must be 1. DirectML 1.15.4 refuses a desc that would need a size-1 entry after a
+/// larger one dropped: its GATHER page's example 3 (input {3, 2}, Axis 1, IndexDimensions 2,
+/// logical {3, 1, 2}) is refused with E_INVALIDARG, as were the 13 such boundary descs of a
+/// parity run (docs/directml.md). Sets `axis_of[l]` to the output axis of logical entry l (or rank for a
+/// dropped one) and returns false where the entries to drop are not all 1.
 inline bool fit_logical_shape(const std::array<std::ptrdiff_t, 2 * max_plan_rank>& logical, std::size_t logical_rank,
                               std::size_t rank, std::array<std::size_t, 2 * max_plan_rank>& axis_of) noexcept {
     std::size_t drop = logical_rank > rank ? logical_rank - rank : 0;
     std::size_t next = logical_rank < rank ? rank - logical_rank : 0;
     for (std::size_t l = 0; l < logical_rank; ++l) {
-        if (drop > 0 && logical[l] == 1) {
+        if (drop > 0 && next == 0 && logical[l] == 1) {
             axis_of[l] = rank;
             --drop;
         } else {
