@@ -1862,7 +1862,8 @@ inline void add_slice_grad_classes(class_table& t, std::pair<std::size_t, std::s
             for (std::size_t k = 0; k < r.in.size(); ++k) {
                 const std::int64_t m = pick(rng, 2, 3);
                 r.in[k] = std::max<std::uint32_t>(r.in[k], 2 * static_cast<std::uint32_t>(m) + 1);
-                set_window(r, k, pick(rng, 0, 1), r.in[k] - 1, chance(rng, 50) ? -m : m);
+                const std::int64_t stride = chance(rng, 50) ? -m : m;
+                set_window(r, k, pick(rng, 0, 1), r.in[k] - 1, stride);
             }
             return valid(base_of(rng, slice1_as_grad(std::move(r)), layout::random, layout::random));
         });

@@ -481,7 +481,8 @@ inline void add_indexed_tensor_classes(class_table& t) {
             if (std::find(allowed.begin(), allowed.end(), type) != allowed.end()) continue;
             const std::string field = index_field(op);
             t.invalid.push_back({op, fmt::format("{}.DataType: {}", field, to_string(type)), [field, type](rng_t& rng, operator_type o) {
-                                     operator_desc base = random_indexed(rng, o, random_type(rng), random_index_type(rng, o));
+                                     const data_type index_type = random_index_type(rng, o), value_type = random_type(rng);
+                                     operator_desc base = random_indexed(rng, o, value_type, index_type);
                                      auto& bt = indexed_tensor(base, field);
                                      buffer_tensor_desc wide = bt;
                                      wide.data_type = type;
@@ -568,7 +569,8 @@ inline void add_indexed_operator_classes(class_table& t) {
     }
     // Nine dimensions on every tensor (the most is 8): every tensor one trailing 1 (coupled).
     add_indexed(t.invalid, "every tensor's DimensionCount 9", [](rng_t& rng, operator_type op) {
-        operator_desc base = random_indexed(rng, op, random_type(rng), random_index_type(rng, op), 8, indexed_layout::packed);
+        const data_type index_type = random_index_type(rng, op), value_type = random_type(rng);
+        operator_desc base = random_indexed(rng, op, value_type, index_type, 8, indexed_layout::packed);
         built b = change(base, "");
         b.fields.clear();
         for (auto& [name, x] : indexed_tensors(b.desc)) {
@@ -589,7 +591,8 @@ inline void add_indexed_valid_classes(class_table& t) {
             return valid(random_indexed(rng, op, type, random_index_type(rng, op)));
         });
     add_indexed(t.valid, "valid: every tensor packed", [](rng_t& rng, operator_type op) {
-        return valid(random_indexed(rng, op, random_type(rng), random_index_type(rng, op), 0, indexed_layout::packed));
+        const data_type index_type = random_index_type(rng, op), value_type = random_type(rng);
+        return valid(random_indexed(rng, op, value_type, index_type, 0, indexed_layout::packed));
     });
     add_indexed(t.valid, "valid: Axis 0", [](rng_t& rng, operator_type op) {
         return valid(redraw(rng, [&](rng_t& g) -> std::optional<operator_desc> {
@@ -611,7 +614,9 @@ inline void add_indexed_valid_classes(class_table& t) {
     // innermost axis of size 2, as the page says.
     add_indexed(t.valid, "valid: ValuesTensor's two values on an axis before the last, which has stride 1 and size 1",
                 [](rng_t& rng, operator_type op) {
-                    operator_desc d = random_indexed(rng, op, random_type(rng), random_index_type(rng, op), pick(rng, 2, 8));
+                    const std::size_t rank = pick(rng, 2, 8);
+                    const data_type index_type = random_index_type(rng, op), value_type = random_type(rng);
+                    operator_desc d = random_indexed(rng, op, value_type, index_type, rank);
                     auto& values = std::get<one_hot_desc>(d).values_tensor;
                     const std::size_t n = values.sizes.size(), k = pick_index(rng, n - 1);
                     values.sizes.assign(n, 1);

@@ -326,7 +326,8 @@ inline void add_parts_tensor_classes(class_table& t) {
         add_parts(t.invalid, text("Strides: two axes with the same stride (overlapping elements)"), [=](rng_t& rng, operator_type op) {
             auto [base, s, a, c] =
                 redraw(rng, [&](rng_t& g) -> std::optional<std::tuple<operator_desc, slot, std::size_t, std::size_t>> {
-                    auto [d, sl] = base_and_slot(g, op, random_type(g), pick(g, 2, 8), layout::strided, layout::random);
+                    const std::size_t rank = pick(g, 2, 8);
+                    auto [d, sl] = base_and_slot(g, op, random_type(g), rank, layout::strided, layout::random);
                     const auto& sizes = tensor_at(d, sl).sizes;
                     std::vector<std::size_t> axes;
                     for (std::size_t i = 0; i < sizes.size(); ++i)
@@ -529,7 +530,8 @@ inline void add_parts_operator_classes(class_table& t) {
     // On another axis every part has the whole's size, so the parts' sum there is the count times it.
     add_parts(t.invalid, "Axis: another axis (the parts' sum along it {C} times {W}'s)", [](rng_t& rng, operator_type op) {
         operator_desc base = redraw(rng, [&](rng_t& g) -> std::optional<operator_desc> {
-            operator_desc d = random_parts_base(g, op, random_type(g), pick(g, 2, 8));
+            const std::size_t rank = pick(g, 2, 8);
+            operator_desc d = random_parts_base(g, op, random_type(g), rank);
             if (parts_ref(d).size() < 2) return std::nullopt;
             return d;
         });
@@ -679,7 +681,8 @@ inline void add_parts_valid_classes(class_table& t) {
     });
     for (const std::uint32_t count : {8u, 64u})
         add_parts(t.valid, fmt::format("valid: {{C}} {} (one or two elements each along Axis)", count), [=](rng_t& rng, operator_type op) {
-            parts_recipe r = random_parts_recipe(rng, op, random_type(rng), pick(rng, 1, 3));
+            const std::size_t rank = pick(rng, 1, 3);
+            parts_recipe r = random_parts_recipe(rng, op, random_type(rng), rank);
             r.lengths.clear();
             r.whole[r.axis] = 0;
             for (std::uint32_t k = 0; k < count; ++k) {
@@ -759,7 +762,8 @@ inline void add_parts_valid_classes(class_table& t) {
         return valid(d);
     });
     add_parts(t.valid, "valid: every tensor with permuted strides (transposed, each its own way)", [](rng_t& rng, operator_type op) {
-        operator_desc d = realize_parts(random_parts_recipe(rng, op, random_type(rng), pick(rng, 2, 8)));
+        const std::size_t rank = pick(rng, 2, 8);
+        operator_desc d = realize_parts(random_parts_recipe(rng, op, random_type(rng), rank));
         whole_ref(d) = with_strides(rng, whole_ref(d), 3);
         for (auto& p : parts_ref(d)) p = with_strides(rng, p, 3);
         return valid(d);
