@@ -11,7 +11,9 @@
 #include <cstddef>
 #include <cstring>
 #include <initializer_list>
+#include <numeric>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,10 +25,56 @@ template <class T> std::vector<std::byte> bytes_of(const std::vector<T>& values)
     return bytes;
 }
 
-template <class T> std::vector<T> values_of(const std::vector<std::byte>& bytes) {
+template <class T> std::vector<T> values_of(std::span<const std::byte> bytes) {
     std::vector<T> values(bytes.size() / sizeof(T));
     std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
     return values;
+}
+
+/// `n` floats counting up from `first`.
+inline std::vector<float> iota_from(float first, std::size_t n) {
+    std::vector<float> v(n);
+    std::iota(v.begin(), v.end(), first);
+    return v;
+}
+
+/// Packed tensor descs of one type.
+inline buffer_tensor_desc typed(data_type t, std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(t, std::move(sizes)); }
+inline buffer_tensor_desc f32(std::vector<std::uint32_t> sizes) { return typed(data_type::float32, std::move(sizes)); }
+inline buffer_tensor_desc u32(std::vector<std::uint32_t> sizes) { return typed(data_type::uint32, std::move(sizes)); }
+inline buffer_tensor_desc u64(std::vector<std::uint32_t> sizes) { return typed(data_type::uint64, std::move(sizes)); }
+
+/// validate()'s message for `d` at `level`, or "(accepted)".
+inline std::string message(const operator_desc& d, feature_level level = newest_feature_level) {
+    const auto m = validate(d, level);
+    return m ? *m : std::string("(accepted)");
+}
+
+/// A tensor desc of `sizes` for the random desc tests: packed, or the axes permuted with gaps
+/// between them; an input may broadcast (stride 0) on any axis, an output only on axes of one
+/// element (each one time in `broadcast_one_in`); at times a buffer larger than its tensor.
+inline buffer_tensor_desc random_tensor(std::mt19937_64& rng, data_type type, const std::vector<std::uint32_t>& sizes,
+                                        bool is_output, unsigned broadcast_one_in = 6) {
+    const std::size_t rank = sizes.size();
+    buffer_tensor_desc desc;
+    if (rng() % 3 == 0) {
+        desc = make_buffer_tensor_desc(type, sizes);
+    } else {
+        std::vector<std::size_t> order(rank);
+        std::iota(order.begin(), order.end(), 0);
+        std::shuffle(order.begin(), order.end(), rng);
+        std::vector<std::uint32_t> strides(rank);
+        std::uint32_t next = 1;
+        for (std::size_t i = rank; i-- > 0;) {
+            const std::size_t a = order[i];
+            const bool broadcast = (sizes[a] == 1 || !is_output) && rng() % broadcast_one_in == 0;
+            strides[a] = broadcast ? 0 : next;
+            if (!broadcast) next *= sizes[a] + (rng() % 3 == 0 ? 1 + static_cast<std::uint32_t>(rng() % 2) : 0);
+        }
+        desc = make_buffer_tensor_desc(type, sizes, strides);
+    }
+    if (rng() % 4 == 0) desc.total_tensor_size_in_bytes += 4 * (1 + rng() % 8); // a buffer larger than its tensor
+    return desc;
 }
 
 /// Runs `desc` through the engine (one thread, and three) and the textbook over output buffers of

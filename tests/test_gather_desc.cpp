@@ -14,6 +14,7 @@
 #include <dmlref/parallel.hpp>
 #include <dmlref/textbook.hpp>
 
+#include "desc_test_support.hpp"
 #include "model.hpp"
 #ifdef DMLREF_HAVE_ONNX
 #include "onnx_node_test.hpp"
@@ -29,31 +30,11 @@
 #include <vector>
 
 using namespace dmlref;
+using namespace dmlref::test_support;
 using Catch::Matchers::Contains;
 
 namespace {
 
-template <class T> std::vector<std::byte> bytes_of(const std::vector<T>& values) {
-    std::vector<std::byte> bytes(values.size() * sizeof(T));
-    std::memcpy(bytes.data(), values.data(), bytes.size());
-    return bytes;
-}
-
-template <class T> std::vector<T> values_of(std::span<const std::byte> bytes) {
-    std::vector<T> values(bytes.size() / sizeof(T));
-    std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
-    return values;
-}
-
-std::vector<float> iota(float first, std::size_t n) {
-    std::vector<float> v(n);
-    std::iota(v.begin(), v.end(), first);
-    return v;
-}
-
-buffer_tensor_desc f32(std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::float32, std::move(sizes)); }
-buffer_tensor_desc u32(std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::uint32, std::move(sizes)); }
-buffer_tensor_desc typed(data_type t, std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(t, std::move(sizes)); }
 
 /// Runs `desc` on the engine and on the textbook over the FLOAT32 input and the index bytes; both
 /// must agree; returns the output.
@@ -70,18 +51,13 @@ std::vector<float> run(const operator_desc& desc, const std::vector<float>& inpu
     return values_of<float>(fast);
 }
 
-std::string message(const operator_desc& d, feature_level level = newest_feature_level) {
-    const auto m = validate(d, level);
-    return m ? *m : std::string("(accepted)");
-}
-
 } // namespace
 
 TEST_CASE("GATHER desc: DirectML's five examples", "[gather][desc]") {
     const auto idx = [](std::vector<std::uint32_t> v) { return bytes_of(v); };
     CHECK(run(gather_desc{f32({4}), u32({5}), f32({5}), 0, 1}, {11, 12, 13, 14}, idx({3, 1, 3, 0, 2})) ==
           std::vector<float>{14, 12, 14, 11, 13});
-    CHECK(run(gather_desc{f32({3, 2}), u32({1, 4}), f32({4, 2}), 0, 1}, iota(1, 6), idx({0, 1, 1, 2})) ==
+    CHECK(run(gather_desc{f32({3, 2}), u32({1, 4}), f32({4, 2}), 0, 1}, iota_from(1, 6), idx({0, 1, 1, 2})) ==
           std::vector<float>{1, 2, 3, 4, 3, 4, 5, 6});
     // Example 3 breaks the page's rank rule: its logical output {3, 1, 2} has a 1 to drop after the 3.
     // DirectML 1.15.4 refuses it (E_INVALIDARG, docs/directml.md); only leading 1s are dropped.
@@ -89,11 +65,11 @@ TEST_CASE("GATHER desc: DirectML's five examples", "[gather][desc]") {
           "GATHER: the output sizes {3, 1, 2} for Axis 1 and IndexDimensions 2 need 3 dimensions; to fit the tensors' "
           "DimensionCount 2 their first 1 must be 1 (only leading 1s are dropped)");
     // With the input padded to {1, 3, 2} the 1 to drop leads, and both accept it.
-    CHECK(run(gather_desc{f32({1, 3, 2}), u32({1, 1, 2}), f32({3, 1, 2}), 2, 2}, iota(1, 6), idx({1, 0})) ==
+    CHECK(run(gather_desc{f32({1, 3, 2}), u32({1, 1, 2}), f32({3, 1, 2}), 2, 2}, iota_from(1, 6), idx({1, 0})) ==
           std::vector<float>{2, 1, 4, 3, 6, 5});
-    CHECK(run(gather_desc{f32({1, 3, 3}), u32({1, 1, 2}), f32({3, 1, 2}), 2, 2}, iota(1, 9), idx({0, 2})) ==
+    CHECK(run(gather_desc{f32({1, 3, 3}), u32({1, 1, 2}), f32({3, 1, 2}), 2, 2}, iota_from(1, 9), idx({0, 2})) ==
           std::vector<float>{1, 3, 4, 6, 7, 9});
-    CHECK(run(gather_desc{f32({1, 3, 2}), u32({1, 2, 2}), f32({2, 2, 2}), 1, 2}, iota(1, 6), idx({0, 1, 1, 2})) ==
+    CHECK(run(gather_desc{f32({1, 3, 2}), u32({1, 2, 2}), f32({2, 2, 2}), 1, 2}, iota_from(1, 6), idx({0, 1, 1, 2})) ==
           std::vector<float>{1, 2, 3, 4, 3, 4, 5, 6});
     const operator_desc d = gather_desc{f32({1, 1, 3, 2}), u32({1, 1, 1, 4}), f32({1, 1, 4, 2}), 2, 1};
     CHECK(type_of(d) == operator_type::gather);
@@ -108,13 +84,13 @@ TEST_CASE("GATHER desc: DirectML's five examples", "[gather][desc]") {
           "GATHER {InputTensor: {DataType: FLOAT32, Sizes: {1, 1, 3, 2}, TotalTensorSizeInBytes: 24}, IndicesTensor: "
           "{DataType: UINT32, Sizes: {1, 1, 1, 4}, TotalTensorSizeInBytes: 16}, OutputTensor: {DataType: FLOAT32, Sizes: "
           "{1, 1, 4, 2}, TotalTensorSizeInBytes: 32}, Axis: 2, IndexDimensions: 1}");
-    CHECK(run(d, iota(1, 6), idx({0, 1, 1, 2}), feature_level::fl_1_0) == std::vector<float>{1, 2, 3, 4, 3, 4, 5, 6});
+    CHECK(run(d, iota_from(1, 6), idx({0, 1, 1, 2}), feature_level::fl_1_0) == std::vector<float>{1, 2, 3, 4, 3, 4, 5, 6});
 }
 
 TEST_CASE("GATHER_ELEMENTS desc: DirectML's example and ONNX's negative indices", "[gather_elements][desc]") {
-    CHECK(run(gather_elements_desc{f32({3, 3}), u32({2, 3}), f32({2, 3}), 0}, iota(1, 9),
+    CHECK(run(gather_elements_desc{f32({3, 3}), u32({2, 3}), f32({2, 3}), 0}, iota_from(1, 9),
               bytes_of(std::vector<std::uint32_t>{1, 2, 0, 2, 0, 0})) == std::vector<float>{4, 8, 3, 7, 2, 3});
-    CHECK(run(gather_elements_desc{f32({3, 3}), typed(data_type::int32, {2, 3}), f32({2, 3}), 0}, iota(1, 9),
+    CHECK(run(gather_elements_desc{f32({3, 3}), typed(data_type::int32, {2, 3}), f32({2, 3}), 0}, iota_from(1, 9),
               bytes_of(std::vector<std::int32_t>{-1, -2, 0, -2, 0, 0})) == std::vector<float>{7, 5, 3, 4, 2, 3});
     const operator_desc d = gather_elements_desc{f32({1, 1, 3, 3}), u32({1, 1, 2, 3}), f32({1, 1, 2, 3}), 2};
     CHECK(static_cast<std::uint32_t>(type_of(d)) == 107);
@@ -127,13 +103,13 @@ TEST_CASE("GATHER_ELEMENTS desc: DirectML's example and ONNX's negative indices"
 
 TEST_CASE("GATHER_ND and GATHER_ND1 descs: DirectML's examples", "[gather_nd][desc]") {
     const auto idx = [](std::vector<std::uint32_t> v) { return bytes_of(v); };
-    CHECK(run(gather_nd_desc{f32({2, 2}), u32({2, 1}), f32({2, 2}), 2, 2}, iota(0, 4), idx({1, 0})) ==
+    CHECK(run(gather_nd_desc{f32({2, 2}), u32({2, 1}), f32({2, 2}), 2, 2}, iota_from(0, 4), idx({1, 0})) ==
           std::vector<float>{2, 3, 0, 1});
-    CHECK(run(gather_nd1_desc{f32({2, 2}), u32({2, 1}), f32({2, 2}), 2, 2, 0}, iota(0, 4), idx({1, 0})) ==
+    CHECK(run(gather_nd1_desc{f32({2, 2}), u32({2, 1}), f32({2, 2}), 2, 2, 0}, iota_from(0, 4), idx({1, 0})) ==
           std::vector<float>{2, 3, 0, 1});
-    CHECK(run(gather_nd_desc{f32({1, 2, 2, 2}), u32({1, 1, 2, 2}), f32({1, 1, 2, 2}), 3, 2}, iota(0, 8), idx({0, 1, 1, 0}),
+    CHECK(run(gather_nd_desc{f32({1, 2, 2, 2}), u32({1, 1, 2, 2}), f32({1, 1, 2, 2}), 3, 2}, iota_from(0, 8), idx({0, 1, 1, 0}),
               feature_level::fl_2_1) == std::vector<float>{2, 3, 4, 5});
-    CHECK(run(gather_nd1_desc{f32({1, 3, 2, 2}), u32({1, 3, 2, 2}), f32({1, 1, 3, 2}), 3, 3, 1}, iota(0, 12),
+    CHECK(run(gather_nd1_desc{f32({1, 3, 2, 2}), u32({1, 3, 2, 2}), f32({1, 1, 3, 2}), 3, 3, 1}, iota_from(0, 12),
               idx({0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 1, 0}), feature_level::fl_3_0) == std::vector<float>{0, 3, 7, 4, 9, 10});
     // The sizes-only example: input {3,4,5,6,7}, I = 5; indices {1,1,1,2,3}, J = 3 -> output {1,1,2,6,7}.
     gather_nd_desc sizes{f32({3, 4, 5, 6, 7}), u32({1, 1, 1, 2, 3}), f32({1, 1, 2, 6, 7}), 5, 3};
@@ -217,7 +193,7 @@ TEST_CASE("the gather descs' rules per feature level, with their messages", "[ga
 TEST_CASE("the gather descs: execute refuses an index outside its axis, naming it, with nothing written",
           "[gather][desc][index]") {
     const gather_desc d{f32({4}), typed(data_type::int32, {3}), f32({3}), 0, 1};
-    const auto in = bytes_of(iota(10, 4));
+    const auto in = bytes_of(iota_from(10, 4));
     std::vector<std::byte> out(12, std::byte{0xcd});
     const std::span<std::byte> outs[] = {out};
     const auto refused = [&](std::vector<std::int32_t> values, const std::string& expected) {
@@ -236,11 +212,11 @@ TEST_CASE("the gather descs: execute refuses an index outside its axis, naming i
     refused({0, 1, -5}, "GATHER: IndicesTensor[2] is -5; it indexes InputTensor.Sizes[0] = 4, so it must lie in [-4, 4) "
                         "(INT32 index; a negative index counts from the end)");
     // In range, negatives count from the end.
-    CHECK(run(d, iota(10, 4), bytes_of(std::vector<std::int32_t>{-1, -4, 2})) == std::vector<float>{13, 10, 12});
+    CHECK(run(d, iota_from(10, 4), bytes_of(std::vector<std::int32_t>{-1, -4, 2})) == std::vector<float>{13, 10, 12});
     // UINT64 past 2^63 and GATHER_ND's tuple entries name the axis they index.
     const gather_nd_desc nd{f32({2, 3}), typed(data_type::uint64, {1, 2}), f32({1, 1}), 2, 2};
     const auto huge = bytes_of(std::vector<std::uint64_t>{1, std::uint64_t{1} << 63});
-    const auto nd_in = bytes_of(iota(10, 6));
+    const auto nd_in = bytes_of(iota_from(10, 6));
     const std::span<const std::byte> ins[] = {nd_in, huge};
     std::vector<std::byte> one(4);
     const std::span<std::byte> one_out[] = {one};
@@ -251,7 +227,7 @@ TEST_CASE("the gather descs: execute refuses an index outside its axis, naming i
 
 TEST_CASE("the gather descs: the buffer rules name the binding", "[gather][desc][validation]") {
     const gather_desc d{f32({4}), u32({3}), f32({3}), 0, 1};
-    const auto in = bytes_of(iota(1, 4));
+    const auto in = bytes_of(iota_from(1, 4));
     const auto idx = bytes_of(std::vector<std::uint32_t>{0, 1, 2});
     std::vector<std::byte> out(12);
     CHECK(validate(d, in, out) == "GATHER: 1 input buffers for 2 input tensors; bind one buffer to each");
@@ -274,7 +250,7 @@ TEST_CASE("the gather descs: the buffer rules name the binding", "[gather][desc]
 
 TEST_CASE("textbook source_of reads the gathers' indices from the input buffers", "[gather][desc][textbook]") {
     const gather_desc d{f32({1, 3, 2}), u32({1, 2, 2}), f32({2, 2, 2}), 1, 2};
-    const auto in = bytes_of(iota(1, 6));
+    const auto in = bytes_of(iota_from(1, 6));
     const auto idx = bytes_of(std::vector<std::uint32_t>{0, 1, 1, 2});
     const std::span<const std::byte> ins[] = {in, idx};
     using textbook::source;
@@ -284,7 +260,7 @@ TEST_CASE("textbook source_of reads the gathers' indices from the input buffers"
     CHECK_THROWS_WITH(textbook::source_of(d, {0, 0, 0}), Contains("GATHER: where an output element comes from depends on "
                                                                   "IndicesTensor's values"));
     const gather_nd1_desc nd1{f32({1, 3, 2, 2}), u32({1, 3, 2, 2}), f32({1, 1, 3, 2}), 3, 3, 1};
-    const auto nd_in = bytes_of(iota(0, 12));
+    const auto nd_in = bytes_of(iota_from(0, 12));
     const auto nd_idx = bytes_of(std::vector<std::uint32_t>{0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 1, 0});
     const std::span<const std::byte> nd_ins[] = {nd_in, nd_idx};
     CHECK(textbook::source_of(nd1, nd_ins, 0, {0, 0, 1, 0}) == source{source_kind::input, {0, 1, 1, 1}, 0}); // 7
@@ -355,31 +331,6 @@ TEST_CASE("model files: the gather descs with DxDispatch's field names and bindi
 }
 
 namespace {
-
-/// The strides of a tensor of `sizes`: packed, or the axes permuted with gaps between them; the
-/// inputs may broadcast (stride 0) on any axis, the output only on axes of one element.
-buffer_tensor_desc random_tensor(std::mt19937_64& rng, data_type type, const std::vector<std::uint32_t>& sizes, bool is_output) {
-    const std::size_t rank = sizes.size();
-    buffer_tensor_desc desc;
-    if (rng() % 3 == 0) {
-        desc = make_buffer_tensor_desc(type, sizes);
-    } else {
-        std::vector<std::size_t> order(rank);
-        std::iota(order.begin(), order.end(), 0);
-        std::shuffle(order.begin(), order.end(), rng);
-        std::vector<std::uint32_t> strides(rank);
-        std::uint32_t next = 1;
-        for (std::size_t i = rank; i-- > 0;) {
-            const std::size_t a = order[i];
-            const bool broadcast = (sizes[a] == 1 || !is_output) && rng() % 6 == 0;
-            strides[a] = broadcast ? 0 : next;
-            if (!broadcast) next *= sizes[a] + (rng() % 3 == 0 ? 1 + static_cast<std::uint32_t>(rng() % 2) : 0);
-        }
-        desc = make_buffer_tensor_desc(type, sizes, strides);
-    }
-    if (rng() % 4 == 0) desc.total_tensor_size_in_bytes += 4 * (1 + rng() % 8); // a buffer larger than its tensor
-    return desc;
-}
 
 /// The output sizes of a logical shape fitted into `n` axes as DirectML's GATHER fits them: leading
 /// 1s for a shorter shape, the leading entries dropped from a longer one; nothing where those are

@@ -13,6 +13,7 @@
 #include <dmlref/parallel.hpp>
 #include <dmlref/textbook.hpp>
 
+#include "desc_test_support.hpp"
 #include "model.hpp"
 #ifdef DMLREF_HAVE_ONNX
 #include "onnx_node_test.hpp"
@@ -28,31 +29,11 @@
 #include <vector>
 
 using namespace dmlref;
+using namespace dmlref::test_support;
 using Catch::Matchers::Contains;
 
 namespace {
 
-template <class T> std::vector<std::byte> bytes_of(const std::vector<T>& values) {
-    std::vector<std::byte> bytes(values.size() * sizeof(T));
-    std::memcpy(bytes.data(), values.data(), bytes.size());
-    return bytes;
-}
-
-template <class T> std::vector<T> values_of(std::span<const std::byte> bytes) {
-    std::vector<T> values(bytes.size() / sizeof(T));
-    std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
-    return values;
-}
-
-std::vector<float> iota(float first, std::size_t n) {
-    std::vector<float> v(n);
-    std::iota(v.begin(), v.end(), first);
-    return v;
-}
-
-buffer_tensor_desc f32(std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::float32, std::move(sizes)); }
-buffer_tensor_desc u32(std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::uint32, std::move(sizes)); }
-buffer_tensor_desc u64(std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::uint64, std::move(sizes)); }
 
 /// Runs `d` on the engine over the input and lengths bytes into a FLOAT32 output; returns it.
 std::vector<float> run(const reverse_subsequences_desc& d, const std::vector<std::byte>& input,
@@ -64,16 +45,11 @@ std::vector<float> run(const reverse_subsequences_desc& d, const std::vector<std
     return values_of<float>(out);
 }
 
-std::string message(const operator_desc& d, feature_level level = newest_feature_level) {
-    const auto m = validate(d, level);
-    return m ? *m : std::string("(accepted)");
-}
-
 } // namespace
 
 TEST_CASE("REVERSE_SUBSEQUENCES desc: DirectML's example 1 (Axis 3) over three buffers", "[reverse_subsequences][desc]") {
     const reverse_subsequences_desc d{f32({1, 1, 3, 4}), u32({1, 1, 3, 1}), f32({1, 1, 3, 4}), 3};
-    CHECK(run(d, bytes_of(iota(1, 12)), bytes_of(std::vector<std::uint32_t>{2, 4, 3}), feature_level::fl_2_1) ==
+    CHECK(run(d, bytes_of(iota_from(1, 12)), bytes_of(std::vector<std::uint32_t>{2, 4, 3}), feature_level::fl_2_1) ==
           std::vector<float>{2, 1, 3, 4, 8, 7, 6, 5, 11, 10, 9, 12});
     CHECK(type_of(d) == operator_type::reverse_subsequences);
     CHECK(static_cast<std::uint32_t>(operator_type::reverse_subsequences) == 106);
@@ -94,7 +70,7 @@ TEST_CASE("REVERSE_SUBSEQUENCES desc: DirectML's example 1 (Axis 3) over three b
 
 TEST_CASE("REVERSE_SUBSEQUENCES desc: DirectML's example 2 (Axis 2, lengths 2, 3, 1, 0)", "[reverse_subsequences][desc]") {
     const reverse_subsequences_desc d{f32({1, 1, 3, 4}), u32({1, 1, 1, 4}), f32({1, 1, 3, 4}), 2};
-    CHECK(run(d, bytes_of(iota(1, 12)), bytes_of(std::vector<std::uint32_t>{2, 3, 1, 0}), feature_level::fl_2_1) ==
+    CHECK(run(d, bytes_of(iota_from(1, 12)), bytes_of(std::vector<std::uint32_t>{2, 3, 1, 0}), feature_level::fl_2_1) ==
           std::vector<float>{5, 10, 3, 4, 1, 6, 7, 8, 9, 2, 11, 12});
 }
 
@@ -108,14 +84,14 @@ TEST_CASE("REVERSE_SUBSEQUENCES desc: ONNX's two ReverseSequence node tests, UIN
     }
     SECTION("test_reversesequence_batch: Axis 1, the lengths along axis 0") {
         const reverse_subsequences_desc d{f32({4, 4}), u64({4, 1}), f32({4, 4}), 1};
-        CHECK(run(d, bytes_of(iota(0, 16)), bytes_of(std::vector<std::uint64_t>{1, 2, 3, 4}), feature_level::fl_5_0) ==
+        CHECK(run(d, bytes_of(iota_from(0, 16)), bytes_of(std::vector<std::uint64_t>{1, 2, 3, 4}), feature_level::fl_5_0) ==
               std::vector<float>{0, 1, 2, 3, 5, 4, 6, 7, 10, 9, 8, 11, 15, 14, 13, 12});
     }
 }
 
 TEST_CASE("REVERSE_SUBSEQUENCES desc: lengths 0, 1, the axis size and past it (clamped), never refused",
           "[reverse_subsequences][desc]") {
-    const auto in = bytes_of(iota(0, 5));
+    const auto in = bytes_of(iota_from(0, 5));
     const reverse_subsequences_desc d32{f32({5}), u32({1}), f32({5}), 0};
     const auto one32 = [&](std::uint32_t length) {
         CHECK(message(d32) == "(accepted)");
@@ -237,7 +213,7 @@ TEST_CASE("REVERSE_SUBSEQUENCES desc: validation reads the lengths' layout, neve
     // Lengths are data: any values are accepted (past the axis they clamp), by validate() with and
     // without buffers; execute() reads them.
     const reverse_subsequences_desc d{f32({2, 3}), u64({2, 1}), f32({2, 3}), 1};
-    const auto in = bytes_of(iota(1, 6));
+    const auto in = bytes_of(iota_from(1, 6));
     std::vector<std::byte> out(24);
     for (const std::uint64_t length : {std::uint64_t{0}, std::uint64_t{3}, std::uint64_t{4}, std::uint64_t{1} << 40,
                                        std::numeric_limits<std::uint64_t>::max()}) {
@@ -253,7 +229,7 @@ TEST_CASE("REVERSE_SUBSEQUENCES desc: validation reads the lengths' layout, neve
 
 TEST_CASE("REVERSE_SUBSEQUENCES desc: the buffer rules name the binding", "[reverse_subsequences][desc][validation]") {
     const reverse_subsequences_desc d{f32({2, 3}), u32({2, 1}), f32({2, 3}), 1};
-    const auto in = bytes_of(iota(1, 6));
+    const auto in = bytes_of(iota_from(1, 6));
     const auto lengths = bytes_of(std::vector<std::uint32_t>{3, 2});
     std::vector<std::byte> out(24, std::byte{0xcd});
     // One input buffer: the one-buffer execute cannot bind the lengths.
@@ -298,7 +274,7 @@ TEST_CASE("REVERSE_SUBSEQUENCES desc: the buffer rules name the binding", "[reve
 TEST_CASE("textbook source_of reads REVERSE_SUBSEQUENCES's lengths from the input buffers",
           "[reverse_subsequences][desc][textbook]") {
     const reverse_subsequences_desc d{f32({1, 1, 3, 4}), u32({1, 1, 3, 1}), f32({1, 1, 3, 4}), 3};
-    const auto in = bytes_of(iota(1, 12));
+    const auto in = bytes_of(iota_from(1, 12));
     const auto lengths = bytes_of(std::vector<std::uint32_t>{2, 4, 9});
     const std::span<const std::byte> ins[] = {in, lengths};
     using textbook::source;
@@ -320,7 +296,7 @@ TEST_CASE("textbook source_of reads REVERSE_SUBSEQUENCES's lengths from the inpu
 
 TEST_CASE("compare sorts a REVERSE_SUBSEQUENCES mismatch by its place in the sequence", "[reverse_subsequences][desc][compare]") {
     const reverse_subsequences_desc d{f32({2, 4}), u32({2, 1}), f32({2, 4}), 1};
-    const auto expected = bytes_of(iota(0, 8));
+    const auto expected = bytes_of(iota_from(0, 8));
     auto actual = expected;
     actual[4 * 7] = std::byte{0x55}; // [1, 3]: the last element of the second sequence
     const std::vector<std::uint32_t> sizes{2, 4};

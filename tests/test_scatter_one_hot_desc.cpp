@@ -14,6 +14,7 @@
 #include <dmlref/parallel.hpp>
 #include <dmlref/textbook.hpp>
 
+#include "desc_test_support.hpp"
 #include "model.hpp"
 
 #include <algorithm>
@@ -26,31 +27,11 @@
 #include <vector>
 
 using namespace dmlref;
+using namespace dmlref::test_support;
 using Catch::Matchers::Contains;
 
 namespace {
 
-template <class T> std::vector<std::byte> bytes_of(const std::vector<T>& values) {
-    std::vector<std::byte> bytes(values.size() * sizeof(T));
-    std::memcpy(bytes.data(), values.data(), bytes.size());
-    return bytes;
-}
-
-template <class T> std::vector<T> values_of(std::span<const std::byte> bytes) {
-    std::vector<T> values(bytes.size() / sizeof(T));
-    std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
-    return values;
-}
-
-std::vector<float> iota(float first, std::size_t n) {
-    std::vector<float> v(n);
-    std::iota(v.begin(), v.end(), first);
-    return v;
-}
-
-buffer_tensor_desc f32(std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::float32, std::move(sizes)); }
-buffer_tensor_desc u32(std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::uint32, std::move(sizes)); }
-buffer_tensor_desc typed(data_type t, std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(t, std::move(sizes)); }
 
 /// Runs `desc` on the engine and on the textbook over the given input buffers (binding order);
 /// both must agree; returns the FLOAT32 output.
@@ -66,11 +47,6 @@ std::vector<float> run(const operator_desc& desc, const std::vector<std::vector<
     return values_of<float>(fast);
 }
 
-std::string message(const operator_desc& d, feature_level level = newest_feature_level) {
-    const auto m = validate(d, level);
-    return m ? *m : std::string("(accepted)");
-}
-
 std::vector<std::byte> u32s(std::vector<std::uint32_t> v) { return bytes_of(v); }
 
 } // namespace
@@ -78,13 +54,13 @@ std::vector<std::byte> u32s(std::vector<std::uint32_t> v) { return bytes_of(v); 
 TEST_CASE("SCATTER_ELEMENTS desc: DirectML's examples and ONNX's", "[scatter][desc]") {
     // The repeated index 3 keeps the later update, as the page's example shows.
     CHECK(run(scatter_elements_desc{f32({5}), u32({4}), f32({4}), f32({5}), 0},
-              {bytes_of(iota(0, 5)), u32s({3, 1, 3, 0}), bytes_of(std::vector<float>{5, 6, 7, 8})}) ==
+              {bytes_of(iota_from(0, 5)), u32s({3, 1, 3, 0}), bytes_of(std::vector<float>{5, 6, 7, 8})}) ==
           std::vector<float>{8, 6, 2, 7, 4});
     CHECK(run(scatter_elements_desc{f32({3, 3}), u32({2, 3}), f32({2, 3}), f32({3, 3}), 0},
               {bytes_of(std::vector<float>(9, 0)), u32s({1, 0, 2, 0, 2, 1}),
                bytes_of(std::vector<float>{10, 11, 12, 20, 21, 22})}) == std::vector<float>{20, 11, 0, 10, 0, 22, 0, 21, 12});
     CHECK(run(scatter_elements_desc{f32({1, 5}), typed(data_type::int64, {1, 2}), f32({1, 2}), f32({1, 5}), 1},
-              {bytes_of(iota(1, 5)), bytes_of(std::vector<std::int64_t>{1, -3}), bytes_of(std::vector<float>{1.5f, 2.5f})}) ==
+              {bytes_of(iota_from(1, 5)), bytes_of(std::vector<std::int64_t>{1, -3}), bytes_of(std::vector<float>{1.5f, 2.5f})}) ==
           std::vector<float>{1, 1.5f, 2.5f, 4, 5});
     const operator_desc d = scatter_elements_desc{f32({1, 1, 1, 5}), u32({1, 1, 1, 4}), f32({1, 1, 1, 4}), f32({1, 1, 1, 5}), 3};
     CHECK(type_of(d) == operator_type::scatter_elements);
@@ -104,7 +80,7 @@ TEST_CASE("SCATTER_ELEMENTS desc: DirectML's examples and ONNX's", "[scatter][de
 
 TEST_CASE("SCATTER_ND desc: DirectML's example (= ONNX's)", "[scatter_nd][desc]") {
     const operator_desc d = scatter_nd_desc{f32({1, 1, 1, 8}), u32({1, 1, 4, 1}), f32({1, 1, 1, 4}), f32({1, 1, 1, 8}), 1, 2};
-    CHECK(run(d, {bytes_of(iota(1, 8)), u32s({4, 3, 1, 7}), bytes_of(std::vector<float>{9, 10, 11, 12})},
+    CHECK(run(d, {bytes_of(iota_from(1, 8)), u32s({4, 3, 1, 7}), bytes_of(std::vector<float>{9, 10, 11, 12})},
               feature_level::fl_2_1) == std::vector<float>{1, 11, 3, 10, 9, 6, 7, 12});
     CHECK(static_cast<std::uint32_t>(type_of(d)) == 109);
     CHECK(message(d, feature_level::fl_2_0) ==
@@ -178,7 +154,7 @@ TEST_CASE("the scatter and ONE_HOT descs' rules per feature level, with their me
 TEST_CASE("the scatters refuse an index outside its axis, naming it, with nothing written, and ONE_HOT gives OffValue",
           "[scatter][one_hot][desc][index]") {
     const scatter_elements_desc d{f32({5}), typed(data_type::int32, {2}), f32({2}), f32({5}), 0};
-    const auto in = bytes_of(iota(0, 5));
+    const auto in = bytes_of(iota_from(0, 5));
     const auto upd = bytes_of(std::vector<float>{7, 8});
     const auto idx = bytes_of(std::vector<std::int32_t>{1, -6});
     std::vector<std::byte> out(20, std::byte{0xcd});
@@ -194,7 +170,7 @@ TEST_CASE("the scatters refuse an index outside its axis, naming it, with nothin
     const std::span<std::byte> slow_out[] = {slow};
     CHECK_THROWS_AS(textbook::execute(d, ins, slow_out), validation_error);
     const scatter_nd_desc nd{f32({2, 3}), typed(data_type::uint64, {1, 2}), f32({1, 1}), f32({2, 3}), 2, 2};
-    const auto nd_in = bytes_of(iota(0, 6));
+    const auto nd_in = bytes_of(iota_from(0, 6));
     const auto nd_idx = bytes_of(std::vector<std::uint64_t>{1, std::uint64_t{1} << 32});
     const auto nd_upd = bytes_of(std::vector<float>{9});
     std::vector<std::byte> nd_out(24);
@@ -211,7 +187,7 @@ TEST_CASE("the scatters refuse an index outside its axis, naming it, with nothin
 
 TEST_CASE("textbook source_of names a scatter's update or input and ONE_HOT's value", "[scatter][one_hot][desc][textbook]") {
     const scatter_elements_desc d{f32({5}), u32({4}), f32({4}), f32({5}), 0};
-    const auto in = bytes_of(iota(0, 5));
+    const auto in = bytes_of(iota_from(0, 5));
     const auto idx = u32s({3, 1, 3, 0});
     const auto upd = bytes_of(std::vector<float>{5, 6, 7, 8});
     const std::span<const std::byte> ins[] = {in, idx, upd};
@@ -279,31 +255,6 @@ TEST_CASE("model files: the scatters and ONE_HOT with DxDispatch's names", "[sca
 }
 
 namespace {
-
-/// The strides of a tensor of `sizes`: packed, or the axes permuted with gaps between them; the
-/// inputs may broadcast (stride 0) on any axis, the output only on axes of one element.
-buffer_tensor_desc random_tensor(std::mt19937_64& rng, data_type type, const std::vector<std::uint32_t>& sizes, bool is_output) {
-    const std::size_t rank = sizes.size();
-    buffer_tensor_desc desc;
-    if (rng() % 3 == 0) {
-        desc = make_buffer_tensor_desc(type, sizes);
-    } else {
-        std::vector<std::size_t> order(rank);
-        std::iota(order.begin(), order.end(), 0);
-        std::shuffle(order.begin(), order.end(), rng);
-        std::vector<std::uint32_t> strides(rank);
-        std::uint32_t next = 1;
-        for (std::size_t i = rank; i-- > 0;) {
-            const std::size_t a = order[i];
-            const bool broadcast = (sizes[a] == 1 || !is_output) && rng() % 6 == 0;
-            strides[a] = broadcast ? 0 : next;
-            if (!broadcast) next *= sizes[a] + (rng() % 3 == 0 ? 1 + static_cast<std::uint32_t>(rng() % 2) : 0);
-        }
-        desc = make_buffer_tensor_desc(type, sizes, strides);
-    }
-    if (rng() % 4 == 0) desc.total_tensor_size_in_bytes += 4 * (1 + rng() % 8); // a buffer larger than its tensor
-    return desc;
-}
 
 constexpr data_type index_types[] = {data_type::uint32, data_type::int32, data_type::uint64, data_type::int64};
 

@@ -10,16 +10,10 @@
 #include <numeric>
 #include <vector>
 
+#include "desc_test_support.hpp" // iota_from
 #include "seeded_random.hpp"
 
 namespace dmlref::test_support {
-
-/// `n` floats counting up from `first`.
-inline std::vector<float> iota_from(float first, std::size_t n) {
-    std::vector<float> v(n);
-    std::iota(v.begin(), v.end(), first);
-    return v;
-}
 
 using rng_t = seeded::generator; // the same draws with every standard library
 
