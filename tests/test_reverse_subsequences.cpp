@@ -1,7 +1,7 @@
 // REVERSE_SUBSEQUENCES over views (ops/reverse_subsequences.hpp): DirectML's two documented
 // examples, ONNX ReverseSequence's node tests (time_axis 0 / batch_axis 1 and the other way round),
-// the refusals with their messages, lengths 0, 1, the axis size and past it (clamped, as DirectML
-// documents) in UINT32 and UINT64, and the engine against the textbook evaluator
+// the refusals with their messages, lengths 0, 1, the axis size and past it (the read coordinate
+// held at the axis's last element, as DirectML does) in UINT32 and UINT64, and the engine against the textbook evaluator
 // (textbook_reverse_subsequences.hpp) on 3,000 random cases: ranks 1 to 8, every element width,
 // permuted, reversed and broadcast inputs and lengths, strided outputs with gaps, and the bytes
 // around the output view never written.
@@ -68,7 +68,7 @@ TEST_CASE("REVERSE_SUBSEQUENCES as ONNX ReverseSequence: test_reversesequence_ti
     }
 }
 
-TEMPLATE_TEST_CASE("REVERSE_SUBSEQUENCES: lengths 0, 1, the axis size and past it (clamped), UINT32 and UINT64",
+TEMPLATE_TEST_CASE("REVERSE_SUBSEQUENCES: lengths 0, 1, the axis size and past it (as DirectML reads them), UINT32 and UINT64",
                    "[reverse_subsequences]", std::uint32_t, std::uint64_t) {
     using L = TestType;
     const auto in = iota_from(0, 5);
@@ -83,12 +83,16 @@ TEMPLATE_TEST_CASE("REVERSE_SUBSEQUENCES: lengths 0, 1, the axis size and past i
     CHECK(run(2) == std::vector<float>{1, 0, 2, 3, 4});
     CHECK(run(4) == std::vector<float>{3, 2, 1, 0, 4});
     CHECK(run(5) == std::vector<float>{4, 3, 2, 1, 0});
-    CHECK(run(6) == std::vector<float>{4, 3, 2, 1, 0});
-    CHECK(run(std::numeric_limits<L>::max()) == std::vector<float>{4, 3, 2, 1, 0});
-    CHECK(run(static_cast<L>(std::numeric_limits<std::uint32_t>::max()) + 0) == std::vector<float>{4, 3, 2, 1, 0});
+    // Past the axis: element i reads min(length - 1 - i, 4), so the first length - 5 repeat the last.
+    CHECK(run(6) == std::vector<float>{4, 4, 3, 2, 1});
+    CHECK(run(8) == std::vector<float>{4, 4, 4, 4, 3});
+    CHECK(run(9) == std::vector<float>{4, 4, 4, 4, 4});
+    CHECK(run(10) == std::vector<float>{4, 4, 4, 4, 4});
+    CHECK(run(std::numeric_limits<L>::max()) == std::vector<float>{4, 4, 4, 4, 4});
+    CHECK(run(static_cast<L>(std::numeric_limits<std::uint32_t>::max()) + 0) == std::vector<float>{4, 4, 4, 4, 4});
     if constexpr (sizeof(L) == 8) {
-        CHECK(run(L{1} << 63) == std::vector<float>{4, 3, 2, 1, 0}); // past ptrdiff_t: still clamped, never negative
-        CHECK(run((L{1} << 32) + 2) == std::vector<float>{4, 3, 2, 1, 0}); // not read as 32 bits (2)
+        CHECK(run(L{1} << 63) == std::vector<float>{4, 4, 4, 4, 4});       // past ptrdiff_t: never negative
+        CHECK(run((L{1} << 32) + 2) == std::vector<float>{4, 4, 4, 4, 4}); // not read as 32 bits (2)
     }
 }
 
@@ -144,7 +148,9 @@ TEST_CASE("textbook REVERSE_SUBSEQUENCES names the input coordinate", "[reverse_
     CHECK(textbook::reverse_subsequences_source_of<3>({1, 0, 2}, 0, 3, 5) == A{1, 0, 2});
     CHECK(textbook::reverse_subsequences_source_of<3>({0, 4, 2}, 1, 3, 6) == A{0, 4, 2});
     CHECK(textbook::reverse_subsequences_source_of<3>({0, 0, 2}, 1, 3, 6) == A{0, 2, 2});
-    CHECK(textbook::reverse_subsequences_source_of<3>({0, 1, 2}, 2, 9, 4) == A{0, 1, 1}); // clamped to 4
+    CHECK(textbook::reverse_subsequences_source_of<3>({0, 1, 2}, 2, 9, 4) == A{0, 1, 3}); // min(9 - 1 - 2, 3)
+    CHECK(textbook::reverse_subsequences_source_of<3>({0, 1, 2}, 2, 6, 4) == A{0, 1, 3}); // min(6 - 1 - 2, 3)
+    CHECK(textbook::reverse_subsequences_source_of<3>({0, 1, 3}, 2, 6, 4) == A{0, 1, 2});
     CHECK(textbook::reverse_subsequences_source_of<3>({0, 1, 0}, 2, 0, 4) == A{0, 1, 0});
 }
 
@@ -155,12 +161,13 @@ namespace {
 using namespace dmlref::test_support;
 
 
-/// A length for an axis of `n`: mostly inside [0, n], sometimes just past it, sometimes the type's largest.
+/// A length for an axis of `n`: mostly inside [0, n], sometimes past it (up to 2n, where every
+/// element reads the last), sometimes the type's largest.
 template <class L> L draw_length(rng_t& rng, std::ptrdiff_t n) {
     switch (draw(rng, 0, 9)) {
     case 0: return 0;
     case 1: return static_cast<L>(n);
-    case 2: return static_cast<L>(n + draw(rng, 1, 3));
+    case 2: return static_cast<L>(n + draw(rng, 1, n));
     case 3: return std::numeric_limits<L>::max();
     default: return static_cast<L>(draw(rng, 0, n));
     }

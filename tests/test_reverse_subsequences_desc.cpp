@@ -1,7 +1,7 @@
 // REVERSE_SUBSEQUENCES in the desc layer (operator.hpp): DirectML's documented examples and ONNX's
 // node tests over three buffers, the rules per feature level with their messages (validation reads
-// the lengths' layout, never their values), the buffer rules, the clamping of lengths past the
-// axis, the textbook's source_of reading the lengths, compare's regions, DxDispatch model files,
+// the lengths' layout, never their values), the buffer rules, lengths past the axis read as
+// DirectML reads them, the textbook's source_of reading the lengths, compare's regions, DxDispatch model files,
 // the consumers that refuse a second input by name, and the engine against the textbook on 2,000
 // random descs (one thread and four), with guard bytes around every output buffer.
 #include <catch2/catch.hpp>
@@ -89,7 +89,7 @@ TEST_CASE("REVERSE_SUBSEQUENCES desc: ONNX's two ReverseSequence node tests, UIN
     }
 }
 
-TEST_CASE("REVERSE_SUBSEQUENCES desc: lengths 0, 1, the axis size and past it (clamped), never refused",
+TEST_CASE("REVERSE_SUBSEQUENCES desc: lengths 0, 1, the axis size and past it (as DirectML reads them), never refused",
           "[reverse_subsequences][desc]") {
     const auto in = bytes_of(iota_from(0, 5));
     const reverse_subsequences_desc d32{f32({5}), u32({1}), f32({5}), 0};
@@ -101,13 +101,19 @@ TEST_CASE("REVERSE_SUBSEQUENCES desc: lengths 0, 1, the axis size and past it (c
     CHECK(one32(1) == std::vector<float>{0, 1, 2, 3, 4});
     CHECK(one32(3) == std::vector<float>{2, 1, 0, 3, 4});
     CHECK(one32(5) == std::vector<float>{4, 3, 2, 1, 0});
-    CHECK(one32(6) == std::vector<float>{4, 3, 2, 1, 0});
-    CHECK(one32(std::numeric_limits<std::uint32_t>::max()) == std::vector<float>{4, 3, 2, 1, 0});
+    // Past the axis DirectML holds the read coordinate at the last element: min(length - 1 - i, 4).
+    CHECK(one32(6) == std::vector<float>{4, 4, 3, 2, 1});
+    CHECK(one32(7) == std::vector<float>{4, 4, 4, 3, 2});
+    CHECK(one32(9) == std::vector<float>{4, 4, 4, 4, 4});
+    CHECK(one32(std::numeric_limits<std::uint32_t>::max()) == std::vector<float>{4, 4, 4, 4, 4});
     const reverse_subsequences_desc d64{f32({5}), u64({1}), f32({5}), 0};
     for (const std::uint64_t length : {std::uint64_t{1} << 32, std::uint64_t{1} << 63, std::numeric_limits<std::uint64_t>::max()})
-        CHECK(run(d64, in, bytes_of(std::vector<std::uint64_t>{length})) == std::vector<float>{4, 3, 2, 1, 0});
-    // 2^32 + 2: read as a 64-bit value (clamped to 5), not as its low half (2).
-    CHECK(run(d64, in, bytes_of(std::vector<std::uint64_t>{(std::uint64_t{1} << 32) + 2})) == std::vector<float>{4, 3, 2, 1, 0});
+        CHECK(run(d64, in, bytes_of(std::vector<std::uint64_t>{length})) == std::vector<float>{4, 4, 4, 4, 4});
+    // 2^32 + 2: read as a 64-bit value, not as its low half (2).
+    CHECK(run(d64, in, bytes_of(std::vector<std::uint64_t>{(std::uint64_t{1} << 32) + 2})) == std::vector<float>{4, 4, 4, 4, 4});
+    // DirectML 1.15.4's own answer (docs/directml.md): rows of 2 along Axis 1, lengths 3 and 2.
+    const reverse_subsequences_desc rows{f32({2, 2}), u32({2, 1}), f32({2, 2}), 1};
+    CHECK(run(rows, bytes_of(iota_from(1, 4)), bytes_of(std::vector<std::uint32_t>{3, 2})) == std::vector<float>{2, 2, 4, 3});
 }
 
 TEST_CASE("REVERSE_SUBSEQUENCES desc: the rules per feature level, with their messages",
@@ -210,7 +216,7 @@ TEST_CASE("REVERSE_SUBSEQUENCES desc: the rules per feature level, with their me
 
 TEST_CASE("REVERSE_SUBSEQUENCES desc: validation reads the lengths' layout, never their values",
           "[reverse_subsequences][desc][validation]") {
-    // Lengths are data: any values are accepted (past the axis they clamp), by validate() with and
+    // Lengths are data: any values are accepted (past the axis too), by validate() with and
     // without buffers; execute() reads them.
     const reverse_subsequences_desc d{f32({2, 3}), u64({2, 1}), f32({2, 3}), 1};
     const auto in = bytes_of(iota_from(1, 6));
@@ -282,7 +288,8 @@ TEST_CASE("textbook source_of reads REVERSE_SUBSEQUENCES's lengths from the inpu
     CHECK(textbook::source_of(d, ins, 0, {0, 0, 0, 0}) == source{source_kind::input, {0, 0, 0, 1}, 0});
     CHECK(textbook::source_of(d, ins, 0, {0, 0, 0, 2}) == source{source_kind::input, {0, 0, 0, 2}, 0});
     CHECK(textbook::source_of(d, ins, 0, {0, 0, 1, 1}) == source{source_kind::input, {0, 0, 1, 2}, 0});
-    CHECK(textbook::source_of(d, ins, 0, {0, 0, 2, 0}) == source{source_kind::input, {0, 0, 2, 3}, 0}); // 9 clamps to 4
+    CHECK(textbook::source_of(d, ins, 0, {0, 0, 2, 0}) == source{source_kind::input, {0, 0, 2, 3}, 0}); // min(8, 3)
+    CHECK(textbook::source_of(d, ins, 0, {0, 0, 2, 3}) == source{source_kind::input, {0, 0, 2, 3}, 0}); // min(5, 3)
     CHECK_THROWS_MATCHES(textbook::source_of(d, {0, 0, 0, 0}), validation_error,
                          Catch::Message("REVERSE_SUBSEQUENCES: where an output element comes from depends on "
                                         "SequenceLengthsTensor's values; pass source_of the 2 input buffers (InputTensor, "
@@ -440,7 +447,7 @@ reverse_subsequences_desc random_desc(std::mt19937_64& rng) {
                                      tensor(type, sizes, true), axis};
 }
 
-/// Lengths for `d`'s buffer: 0, 1, the axis size, past it (2^32 - 1, 2^63, 2^64 - 1 for UINT64),
+/// Lengths for `d`'s buffer: 0, 1, the axis size, past it (up to 2n; 2^32 - 1, 2^63, 2^64 - 1 for UINT64),
 /// or any length up to the axis size.
 std::vector<std::byte> random_lengths(const reverse_subsequences_desc& d, std::mt19937_64& rng) {
     const auto& t = d.sequence_lengths_tensor;
@@ -453,7 +460,7 @@ std::vector<std::byte> random_lengths(const reverse_subsequences_desc& d, std::m
         case 0: return 0;
         case 1: return 1;
         case 2: return n;
-        case 3: return n + 1 + rng() % 3;
+        case 3: return n + 1 + rng() % n; // past the axis, up to 2n: the first elements repeat the last
         case 4: return width == 4 ? std::numeric_limits<std::uint32_t>::max() : std::uint64_t{1} << 63;
         case 5: return width == 4 ? std::uint64_t{1} << 31 : std::numeric_limits<std::uint64_t>::max();
         default: return rng() % (n + 1);

@@ -18,7 +18,7 @@
 /// output element twice (DirectML: "no guarantee of which last write wins"), so that its output
 /// is defined and compared bit for bit; its index tensor is never broadcast. ONE_HOT's indices may
 /// lie past the axis (documented: the whole sequence is OffValue); REVERSE_SUBSEQUENCES's lengths
-/// stay within it (the page's clamp of a longer one is not what DirectML 1.15.4 does).
+/// run to twice the axis size (DirectML's read of a longer one, which dmlref follows).
 
 #include <algorithm>
 #include <cstdint>
@@ -363,9 +363,10 @@ inline std::vector<std::byte> index_input(const operator_desc& d, std::uint64_t 
     }
     for (const auto& [element, bound] : bound_of) {
         if (op == operator_type::reverse_subsequences) {
-            // Lengths 0 to the axis size: DirectML 1.15.4 does not clamp a longer one as its page
-            // says but reads past the sequence (docs/directml.md), which dmlref does not follow.
-            const auto v = static_cast<std::int64_t>(pick(rng, 0, static_cast<std::uint32_t>(bound)));
+            // Lengths 0 to twice the axis size: past the axis DirectML holds the read coordinate
+            // at the last element rather than clamp the length as its page says, and dmlref follows
+            // it (docs/directml.md); from 2n - 1 on every element reads the last.
+            const auto v = static_cast<std::int64_t>(pick(rng, 0, static_cast<std::uint32_t>(2 * bound)));
             write(element, v);
         } else if (op == operator_type::one_hot) {
             // Indices up to two past the axis: the whole sequence is OffValue, on both sides.

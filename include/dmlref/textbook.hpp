@@ -111,11 +111,14 @@ inline std::optional<std::ptrdiff_t> slice_grad_source(std::ptrdiff_t x, std::pt
 }
 
 /// REVERSE_SUBSEQUENCES, along Axis: the input coordinate that output coordinate `o` copies in a
-/// sequence of `length` elements, clamped to the axis's `n` as DirectML documents: len - 1 - o for
-/// o < len, else o itself (len = min(length, n)).
+/// sequence of `length` elements on an axis of `n`: min(length - 1 - o, n - 1) for o < length, else
+/// o itself. DirectML's page clamps the length to n; DirectML itself holds the read coordinate at
+/// n - 1 as here (docs/directml.md), in 64 bits for UINT64 lengths.
 constexpr std::ptrdiff_t reverse_subsequences_source(std::ptrdiff_t o, std::uint64_t length, std::ptrdiff_t n) noexcept {
-    const std::ptrdiff_t len = length < static_cast<std::uint64_t>(n) ? static_cast<std::ptrdiff_t>(length) : n;
-    return o < len ? len - 1 - o : o;
+    const auto u = static_cast<std::uint64_t>(o);
+    if (u >= length) return o;
+    const std::uint64_t mirror = length - 1 - u;
+    return mirror < static_cast<std::uint64_t>(n - 1) ? static_cast<std::ptrdiff_t>(mirror) : n - 1;
 }
 
 /// PADDING(1), one axis of `n` input elements: the input coordinate for t = o - StartPadding, or

@@ -20,15 +20,13 @@
 namespace dmlref::textbook {
 
 /// The input coordinate that output coordinate `o` copies, for a sequence of `length` along `axis`
-/// of an axis of `axis_size` elements: o with len - 1 - o[axis] on the axis where o[axis] < len,
-/// else o itself, where len = min(length, axis_size).
+/// of an axis of `axis_size` elements: o with min(length - 1 - o[axis], axis_size - 1) on the axis
+/// where o[axis] < length, else o itself (reverse_subsequences_source in textbook.hpp).
 template <std::size_t Rank>
 index_array<Rank> reverse_subsequences_source_of(const index_array<Rank>& o, std::size_t axis, std::uint64_t length,
                                                  std::ptrdiff_t axis_size) {
-    const std::ptrdiff_t len =
-        length < static_cast<std::uint64_t>(axis_size) ? static_cast<std::ptrdiff_t>(length) : axis_size;
     index_array<Rank> s = o;
-    if (o[axis] < len) s[axis] = len - 1 - o[axis];
+    s[axis] = reverse_subsequences_source(o[axis], length, axis_size);
     return s;
 }
 

@@ -8,6 +8,8 @@
 #include <span>
 #include <tuple>
 #include <vector>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <dmlref/directml.hpp>
 
@@ -381,6 +383,7 @@ template <class T> std::vector<std::byte> bytes_of(std::initializer_list<T> valu
 
 buffer_tensor_desc f32(std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::float32, std::move(sizes)); }
 buffer_tensor_desc u32(std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::uint32, std::move(sizes)); }
+buffer_tensor_desc u64(std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::uint64, std::move(sizes)); }
 
 /// DirectML accepts `d`, runs it from `inputs` to the documented FLOAT32 output, and verify agrees.
 void documented(const operator_desc& d, const std::vector<std::vector<std::byte>>& inputs, const std::vector<float>& expected) {
@@ -482,10 +485,10 @@ TEST_CASE("directml: ONE_HOT reads OnValue at coordinate 1 of ValuesTensor's las
     }
 }
 
-TEST_CASE("directml: REVERSE_SUBSEQUENCES with a length past the axis clamps the read coordinate, not the length") {
-    // Rows of 2 along Axis 1, lengths 3 and 2. The page clamps the length 3 to 2 (dmlref: 2, 1, 4,
-    // 3); DirectML 1.15.4 writes Input[min(length - 1 - i, size - 1)] at i: 2, 2 on row 0. The
-    // parity run's seven such cases all fit this rule (docs/directml.md); dmlref keeps the page's.
+TEST_CASE("directml: REVERSE_SUBSEQUENCES with a length past the axis holds the read coordinate, as dmlref does") {
+    // Rows of 2 along Axis 1, lengths 3 and 2. The page clamps the length 3 to 2 (2, 1, 4, 3);
+    // DirectML 1.15.4 writes Input[min(length - 1 - i, size - 1)] at i: 2, 2 on row 0, and dmlref
+    // follows it (docs/directml.md).
     const operator_desc d = reverse_subsequences_desc{f32({2, 2}), u32({2, 1}), f32({2, 2}), 1};
     const std::vector<std::vector<std::byte>> inputs = {floats({1, 2, 3, 4}), bytes_of<std::uint32_t>({3, 2})};
     REQUIRE_FALSE(dml().accepts(d).has_value());
@@ -495,7 +498,33 @@ TEST_CASE("directml: REVERSE_SUBSEQUENCES with a length past the axis clamps the
     std::vector<std::byte> expected(out[0].size());
     const std::span<std::byte> outs[] = {expected};
     execute(d, spans(inputs), outs);
-    CHECK(as_floats(expected) == std::vector<float>{2, 1, 4, 3});
+    CHECK(as_floats(expected) == std::vector<float>{2, 2, 4, 3});
+}
+
+TEST_CASE("directml: REVERSE_SUBSEQUENCES's lengths from 0 to past 2^63 read as dmlref reads them") {
+    // One sequence of 5 per length, UINT32 and UINT64: inside the axis, past it up to 2n - 1 and
+    // beyond (every element the last), and the values where 32-bit or signed arithmetic would wrap:
+    // 2^31, 2^32 - 1, and for UINT64 2^32 + 2 (2 if read as its low half), 2^63, 2^64 - 1.
+    const auto in = floats({0, 1, 2, 3, 4});
+    const auto probe = [&](const operator_desc& d, const std::vector<std::byte>& lengths, const std::string& what) {
+        INFO(what);
+        const std::vector<std::vector<std::byte>> inputs = {in, lengths};
+        REQUIRE_FALSE(dml().accepts(d).has_value());
+        const auto out = dml().run(d, spans(inputs));
+        REQUIRE(out.size() == 1);
+        std::vector<std::byte> expected(out[0].size());
+        const std::span<std::byte> outs[] = {expected};
+        execute(d, spans(inputs), outs);
+        INFO(fmt::format("DirectML {} dmlref {}", as_floats(out[0]), as_floats(expected)));
+        CHECK(out[0] == expected);
+    };
+    const operator_desc d32 = reverse_subsequences_desc{f32({5}), u32({1}), f32({5}), 0};
+    for (const std::uint32_t length : {0u, 1u, 3u, 5u, 6u, 7u, 8u, 9u, 12u, 0x8000'0000u, 0xffff'ffffu})
+        probe(d32, bytes_of<std::uint32_t>({length}), fmt::format("UINT32 length {}", length));
+    const operator_desc d64 = reverse_subsequences_desc{f32({5}), u64({1}), f32({5}), 0};
+    for (const std::uint64_t length : {std::uint64_t{3}, std::uint64_t{7}, std::uint64_t{0xffff'ffff},
+                                       (std::uint64_t{1} << 32) + 2, std::uint64_t{1} << 63, ~std::uint64_t{0}})
+        probe(d64, bytes_of<std::uint64_t>({length}), fmt::format("UINT64 length {}", length));
 }
 
 TEST_CASE("directml: SCATTER_ND's IndicesTensor and ONE_HOT's ValuesTensor with another DimensionCount (known divergences)") {

@@ -3,15 +3,18 @@
 /// REVERSE_SUBSEQUENCES over strided views: reverses the first `len` elements of every sequence
 /// along one axis and copies the rest.
 ///
-///   Output[..., i, ...] = Input[..., len - 1 - i, ...]   for i < len
-///   Output[..., i, ...] = Input[..., i, ...]             for i >= len
-///   len = min(SequenceLengths[..., 0, ...], Input.Sizes[Axis])   (the coordinate with Axis set to 0)
+///   Output[..., i, ...] = Input[..., min(len - 1 - i, n - 1), ...]   for i < len
+///   Output[..., i, ...] = Input[..., i, ...]                         for i >= len
+///   len = SequenceLengths[..., 0, ...] (the coordinate with Axis set to 0), n = Input.Sizes[Axis]
 ///
 /// Preconditions: Axis < the rank; the output has the input's sizes; SequenceLengths has the
-/// input's sizes on every axis but Axis, where its size is 1. DirectML documents that a length past
-/// the axis behaves as if clamped to the axis size, so lengths are clamped, never refused; 0 and 1
-/// copy the sequence unchanged. The lengths are data: the checks read only layouts, and only the
-/// copy reads the lengths. The output overlaps neither the input nor the lengths.
+/// input's sizes on every axis but Axis, where its size is 1. A length past the axis is never
+/// refused. DirectML's page says it behaves as if clamped to n; DirectML itself clamps the read
+/// coordinate instead (the min above), so the first len - n elements repeat the axis's last one and
+/// the rest reverse the elements from len - n up: lengths 3 and 2 over rows 1, 2 and 3, 4 give
+/// 2, 2, 4, 3 (docs/directml.md). dmlref follows DirectML. 0 and 1 copy the sequence unchanged. The
+/// lengths are data: the checks read only layouts, and only the copy reads the lengths. The output
+/// overlaps neither the input nor the lengths.
 ///
 /// | DirectML             | ONNX            | numpy      | PyTorch    | WebNN |
 /// |----------------------|-----------------|------------|------------|-------|
@@ -68,7 +71,8 @@ inline std::optional<std::string> check_reverse_subsequences(std::string_view op
     return std::nullopt;
 }
 
-/// The length at `at` (an element of `width` bytes, 4 or 8), clamped to `axis_size`.
+/// The length at `at` (an element of `width` bytes, 4 or 8) as the copy uses it: at most
+/// 2 * axis_size - 1, past which every element of the sequence reads the axis's last one.
 inline std::ptrdiff_t clamped_length(const std::byte* at, std::size_t width, std::ptrdiff_t axis_size) noexcept {
     std::uint64_t v = 0;
     if (width == 4) {
@@ -78,17 +82,31 @@ inline std::ptrdiff_t clamped_length(const std::byte* at, std::size_t width, std
     } else {
         std::memcpy(&v, at, 8);
     }
-    return v < static_cast<std::uint64_t>(axis_size) ? static_cast<std::ptrdiff_t>(v) : axis_size;
+    const std::ptrdiff_t most = axis_size > 0 ? 2 * axis_size - 1 : 0;
+    return v < static_cast<std::uint64_t>(most) ? static_cast<std::ptrdiff_t>(v) : most;
 }
 
-/// Makes `axis` the two affine pieces of one sequence of `n` elements whose first `len` are
-/// reversed: the prefix from element len - 1 backwards, then the tail in place (a piece of no
-/// elements is left out, so len 0 and len n are one piece).
+/// Where element `o` of a sequence of `len` (clamped_length) on an axis of `n` reads: o's mirror
+/// len - 1 - o for o < len, held at n - 1, else o itself.
+constexpr std::ptrdiff_t reversed_source(std::ptrdiff_t o, std::ptrdiff_t len, std::ptrdiff_t n) noexcept {
+    if (o >= len) return o;
+    return len - 1 - o < n - 1 ? len - 1 - o : n - 1;
+}
+
+/// Makes `axis` the affine pieces of one sequence of `n` elements whose first `len` (clamped_length)
+/// are reversed: for len <= n the prefix from element len - 1 backwards, then the tail in place; for
+/// len > n the first len - n elements the last one repeated (stride 0), then the rest from element
+/// n - 1 backwards (a piece of no elements is left out, so len 0 and len n are one piece).
 inline void set_reversed_prefix(axis_plan& axis, std::ptrdiff_t n, std::ptrdiff_t len, std::ptrdiff_t out_stride,
                                 std::ptrdiff_t in_stride) noexcept {
     axis = axis_plan{};
     axis.extent = n;
     axis.out_stride = out_stride;
+    if (len > n) {
+        axis.add({piece::kind::affine, len - n, (n - 1) * in_stride, 0, nullptr, 0});
+        axis.add({piece::kind::affine, 2 * n - len, (n - 1) * in_stride, -in_stride, nullptr, 0});
+        return;
+    }
     axis.add({piece::kind::affine, len, (len - 1) * in_stride, -in_stride, nullptr, 0});
     axis.add({piece::kind::affine, n - len, len * in_stride, in_stride, nullptr, 0});
 }
@@ -99,7 +117,7 @@ inline constexpr std::ptrdiff_t gather_block = 256;
 /// The rows way of run_reverse_subsequences for the `count` sequences along `inner` at one walked
 /// coordinate (`in_at`, `out_at`): for each block of up to gather_block sequences, their lengths
 /// (`length_of(j)`), then per coordinate t of Axis one gather of the block's output row, where
-/// sequence j reads element len_j - 1 - t of its sequence for t < len_j and element t otherwise.
+/// sequence j reads element reversed_source(t, len_j, n) of its sequence.
 template <class LengthOf>
 void gather_reversed_rows(const std::byte* in_at, std::byte* out_at, std::size_t width, std::ptrdiff_t n,
                           std::ptrdiff_t in_axis_stride, std::ptrdiff_t out_axis_stride, std::ptrdiff_t count,
@@ -121,7 +139,7 @@ void gather_reversed_rows(const std::byte* in_at, std::byte* out_at, std::size_t
         for (std::ptrdiff_t t = 0; t < n; ++t) {
             for (std::ptrdiff_t j = 0; j < b; ++j) {
                 const std::ptrdiff_t len = lengths[static_cast<std::size_t>(j)];
-                offsets[static_cast<std::size_t>(j)] = (t < len ? len - 1 - t : t) * in_axis_stride + j * in_step;
+                offsets[static_cast<std::size_t>(j)] = reversed_source(t, len, n) * in_axis_stride + j * in_step;
             }
             plan.output = out_at + (first * out_step + t * out_axis_stride) * w;
             execute(plan);
@@ -223,7 +241,8 @@ inline void run_reverse_subsequences(const layout& in, const std::byte* in_at, c
 
 /// REVERSE_SUBSEQUENCES: copies `input` into `output`, reversing along `axis` the first
 /// `sequence_lengths[c]` elements of the sequence at each coordinate c off the axis (c with 0 on
-/// the axis), bit for bit; a length past the axis reverses the whole sequence (DirectML clamps).
+/// the axis), bit for bit; a length past the axis reads as DirectML does (min(len - 1 - i, n - 1),
+/// the equation at the top of this file).
 /// The lengths are UINT32 or UINT64, as in DirectML. Inputs may broadcast or be permuted or
 /// reversed; the output may be strided. Throws validation_error (op "reverse_subsequences") when
 /// the axis or a size does not fit, the output self-aliases, or the output overlaps the input or
