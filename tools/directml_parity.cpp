@@ -547,4 +547,17 @@ int run(const run_options& options, std::ostream& out) {
 #endif
 }
 
+bool draws_indexed(operator_type op) { return detail::is_indexed_op(op); }
+
+operator_desc random_indexed_desc(operator_type op, std::uint64_t seed) {
+    detail::rng_t rng(seed);
+    operator_desc d = detail::random_indexed_base(rng, op);
+    for (auto& [name, t] : detail::indexed_tensors(d)) t->total_tensor_size_in_bytes = calc_buffer_tensor_size(*t);
+    return d;
+}
+
+bool is_index_input(const operator_desc& d, std::size_t k) { return detail::is_index_input(d, k); }
+
+std::vector<std::byte> index_input(const operator_desc& d, std::uint64_t seed) { return detail::index_input(d, seed); }
+
 } // namespace dmlref::parity

@@ -5,11 +5,14 @@
 /// in a child process (the same program with --worker), so that a crash inside DirectML ends one
 /// batch, is recorded against the desc that was being asked, and the run goes on after it.
 
+#include <cstddef>
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <dmlref/operator.hpp>
 
 namespace dmlref::parity {
 
@@ -33,5 +36,18 @@ struct run_options {
 
 /// Runs the parity check (or, with options.worker, one batch of it); returns the exit status.
 int run(const run_options& options, std::ostream& out);
+
+/// For `dmlref vectors`: the operators drawn as the parity run's valid cases of
+/// parity_cases_indexed.hpp (REVERSE_SUBSEQUENCES, the GATHER and SCATTER families, ONE_HOT).
+bool draws_indexed(operator_type op);
+/// A valid desc of `op` (draws_indexed) from `seed`, as the parity run's valid cases draw it: every
+/// data type and index type the operator takes, ranks 1-8, strided and broadcast inputs; every
+/// buffer exactly DMLCalcBufferTensorSize, as DxDispatch sizes them.
+operator_desc random_indexed_desc(operator_type op, std::uint64_t seed);
+/// Whether input `k` (binding order) of `d` is its index or lengths tensor, and bytes for it from
+/// `seed`: every index inside its axis, negative ones counting from the end for the signed types,
+/// a scatter's targets distinct, REVERSE_SUBSEQUENCES's lengths up to twice the axis.
+bool is_index_input(const operator_desc& d, std::size_t k);
+std::vector<std::byte> index_input(const operator_desc& d, std::uint64_t seed);
 
 } // namespace dmlref::parity

@@ -6,6 +6,7 @@
 //   dmlref vectors --out DIR [--ops slice1,padding1] [--count N] [--seed S] [--format dxdispatch|onnx|both]
 // Exit status: 0 success (compare: equal), 1 invalid input or a difference, 2 usage error.
 #include <atomic>
+#include <cctype>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -411,22 +412,52 @@ const std::map<std::string, std::size_t> op_index = {
     {"element_wise_identity", 8}, {"slice_grad", 9}, {"tile", 10}, {"upsample_2d", 11},
     {"join", 12}, {"split", 13}};
 
-/// A case folder of JOIN or SPLIT: one .npy file per tensor, a tensor array's numbered
-/// (input_0.npy, input_1.npy, ... for JOIN's InputTensors; output_0.npy and expected_0.npy, ... for
-/// SPLIT's OutputTensors), the single tensor's named as in every other case folder.
+/// The operators `vectors` draws only when --ops names them, with their index (or lengths) tensors
+/// drawn as the parity run draws them (directml_parity.hpp): numbered after op_index's.
+const std::map<std::string, operator_type> indexed_op_index = {
+    {"reverse_subsequences", operator_type::reverse_subsequences},
+    {"gather", operator_type::gather},
+    {"gather_elements", operator_type::gather_elements},
+    {"gather_nd", operator_type::gather_nd},
+    {"gather_nd1", operator_type::gather_nd1},
+    {"scatter_elements", operator_type::scatter_elements},
+    {"scatter", operator_type::scatter_elements},
+    {"scatter_nd", operator_type::scatter_nd},
+    {"one_hot", operator_type::one_hot}};
+
+/// A case folder of JOIN, SPLIT or an indexed operator: one .npy file per tensor, a tensor array's
+/// numbered (input_0.npy, input_1.npy, ... for JOIN's InputTensors; output_0.npy and expected_0.npy,
+/// ... for SPLIT's OutputTensors), the others named for their fields (input.npy, indices.npy,
+/// updates.npy, values.npy, sequence_lengths.npy; output.npy and expected.npy).
 /// The input bytes are drawn whether or not the folder is written (`write`), so that every format
 /// draws the same cases; returns them, one buffer per input tensor.
 std::vector<npy::array> write_parts_case(const fs::path& dir, const operator_desc& desc, random_cases::rng_t& rng, bool write) {
     const auto ins = inputs_of(desc), outs = outputs_of(desc);
+    // A tensor array's entries are numbered; several single tensors on one side (the indexed
+    // operators' inputs) are named for their fields: input, indices, updates, values, sequence_lengths.
     const auto name = [](std::string_view stem, const std::vector<bound_tensor>& side, std::size_t k) {
-        return side[k].field.find('[') == std::string::npos ? std::string(stem) : fmt::format("{}_{}", stem, k);
+        const std::string_view field = side[k].field;
+        if (field.find('[') != std::string_view::npos) return fmt::format("{}_{}", stem, k);
+        if (side.size() == 1 || field == "InputTensor" || field == "OutputTensor") return std::string(stem);
+        std::string snake;
+        for (const char c : field.substr(0, field.size() - std::string_view("Tensor").size())) {
+            if (std::isupper(static_cast<unsigned char>(c)) && !snake.empty()) snake += '_';
+            snake += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        }
+        return snake;
     };
     std::vector<model::model_tensor> inputs, outputs;
     std::vector<npy::array> values;
     for (std::size_t k = 0; k < ins.size(); ++k) {
         const std::uint64_t n = model::buffer_elements(ins[k].desc());
         const data_type type = ins[k].desc().data_type;
-        values.push_back(npy::array{type, {n}, random_cases::random_bytes(rng, n * element_size(type))});
+        if (parity::is_index_input(desc, k)) { // indices inside their axes (lengths: up to twice the axis)
+            std::vector<std::byte> bytes = parity::index_input(desc, rng());
+            bytes.resize(static_cast<std::size_t>(n * element_size(type)));
+            values.push_back(npy::array{type, {n}, std::move(bytes)});
+        } else {
+            values.push_back(npy::array{type, {n}, random_cases::random_bytes(rng, n * element_size(type))});
+        }
         inputs.push_back({name("input", ins, k), name("input", ins, k) + ".npy", 0});
     }
     for (std::size_t k = 0; k < outs.size(); ++k)
@@ -460,11 +491,16 @@ int vectors_command(const fs::path& out_dir, const std::vector<std::string>& ops
     for (const std::string& name : ops) {
         std::string key;
         for (char c : std::string(strip_prefix(name, "DML_OPERATOR_"))) key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (const auto indexed = indexed_op_index.find(key); indexed != indexed_op_index.end()) {
+            chosen.push_back(random_cases::all_operator_count + static_cast<std::size_t>(indexed->second));
+            continue;
+        }
         auto it = op_index.find(key);
         if (it == op_index.end())
             throw usage_error(fmt::format("--ops: '{}' is not one of depth_to_space, depth_to_space1, space_to_depth, "
                                           "space_to_depth1, slice, slice1, padding, padding1, element_wise_identity, "
-                                          "slice_grad, tile, upsample_2d, join, split",
+                                          "slice_grad, tile, upsample_2d, join, split, reverse_subsequences, gather, "
+                                          "gather_elements, gather_nd, gather_nd1, scatter_elements, scatter_nd, one_hot",
                                           name));
         chosen.push_back(it->second);
     }
@@ -473,8 +509,13 @@ int vectors_command(const fs::path& out_dir, const std::vector<std::string>& ops
     fs::create_directories(out_dir);
     random_cases::rng_t rng(seed);
     for (std::uint32_t k = 0; k < count; ++k) {
-        operator_desc desc = random_cases::random_any_desc(rng, chosen[k % chosen.size()]);
-        if (binds_tensor_arrays(type_of(desc))) {
+        // `which` is random_any_desc's index, or all_operator_count plus an indexed operator's value.
+        const std::size_t which = chosen[k % chosen.size()];
+        operator_desc desc = which < random_cases::all_operator_count
+                                 ? random_cases::random_any_desc(rng, which)
+                                 : parity::random_indexed_desc(
+                                       static_cast<operator_type>(which - random_cases::all_operator_count), rng());
+        if (!binds_one_input_and_output(type_of(desc))) {
             // Buffers exactly DMLCalcBufferTensorSize, as DxDispatch sizes them.
             const auto exact = [](buffer_tensor_desc& t) { t.total_tensor_size_in_bytes = calc_buffer_tensor_size(t); };
             if (auto* j = std::get_if<join_desc>(&desc)) {

@@ -3,8 +3,8 @@
 
   test_cli.py DMLREF CONFORMANCE_DIR GROUP [CASES]
 
-GROUP is one of: rejections, usage, compare, roundtrip, roundtrip_d3d12, roundtrip_directml, fuzz, seeded, models,
-models_directml. CASES (default 520) is how many
+GROUP is one of: rejections, usage, compare, roundtrip, roundtrip_d3d12, roundtrip_directml, roundtrip_indexed,
+roundtrip_indexed_directml, fuzz, seeded, models, models_directml. CASES (default 520) is how many
 models the round trip writes and runs back, and a third of it how many damaged models fuzz runs. Every rejection asserts the exit
 status, the words of the message and that no output file was left behind.
 """
@@ -220,25 +220,44 @@ def compare():
         shutil.rmtree(d)
 
 
-def roundtrip(backend=None):
-    """`dmlref vectors` writes CASES models; each runs back through `dmlref run` (on `backend`) to
-    exactly its expected.npy."""
+# The indexed operators `vectors` draws when --ops names them, with the files of their inputs.
+INDEXED_INPUTS = {"REVERSE_SUBSEQUENCES": ["input", "sequence_lengths"], "GATHER": ["indices", "input"],
+                  "GATHER_ELEMENTS": ["indices", "input"], "GATHER_ND": ["indices", "input"],
+                  "GATHER_ND1": ["indices", "input"], "SCATTER_ELEMENTS": ["indices", "input", "updates"],
+                  "SCATTER_ND": ["indices", "input", "updates"], "ONE_HOT": ["indices", "values"]}
+
+
+INDEXED_OPS = ["reverse_subsequences", "gather", "gather_elements", "gather_nd", "gather_nd1", "scatter_elements",
+               "scatter_nd", "one_hot"]
+
+
+def roundtrip(backend=None, ops=None):
+    """`dmlref vectors` writes CASES models (of `ops`, default: the layout operators); each runs back
+    through `dmlref run` (on `backend`) to exactly its expected.npy."""
     import concurrent.futures
     d = tempfile.mkdtemp()
     try:
-        r = run(["vectors", "--out", "v", "--count", str(CASES), "--seed", "2026"], d)
+        r = run(["vectors", "--out", "v", "--count", str(CASES), "--seed", "2026"] + (["--ops", ",".join(ops)] if ops else []), d)
         check("vectors", r.returncode == 0 and "wrote %d models" % CASES in r.stdout, r.stdout + r.stderr)
         cases = sorted(os.listdir(os.path.join(d, "v")))
         check("vectors count", len(cases) == CASES, str(len(cases)))
-        ops = {c.split("_", 1)[1].rsplit("_", 1)[0] for c in cases}
+        drawn = {c.split("_", 1)[1].rsplit("_", 1)[0] for c in cases}
         types = {c.rsplit("_", 1)[1] for c in cases}
-        check("vectors span ops", len(ops) == 14, str(ops))
-        check("vectors span types", len(types) == 11, str(types))
+        if ops:
+            check("vectors span ops", drawn == {o.upper() for o in ops}, str(drawn))
+        else:
+            check("vectors span ops", len(drawn) == 14, str(drawn))
+            check("vectors span types", len(types) == 11, str(types))
         # JOIN's inputs and SPLIT's outputs are one file each (input_0.npy, ...; output_0.npy and
-        # expected_0.npy, ...); every other case folder has input.npy and expected.npy.
+        # expected_0.npy, ...); an indexed operator's inputs are named for their fields
+        # (INDEXED_INPUTS); every other case folder has input.npy and expected.npy.
         for c in cases:
             files = sorted(os.listdir(os.path.join(d, "v", c)))
-            if "_JOIN_" in c:
+            op = c.split("_", 1)[1].rsplit("_", 1)[0]
+            if op in INDEXED_INPUTS:
+                want = ["expected.npy", "model.json"] + [f + ".npy" for f in INDEXED_INPUTS[op]]
+                check("%s files %s" % (op, c), files == sorted(want), str(files))
+            elif "_JOIN_" in c:
                 n = len([f for f in files if f.startswith("input_")])
                 want = ["expected.npy", "model.json"] + ["input_%d.npy" % k for k in range(n)]
                 check("JOIN files %s" % c, n >= 1 and files == sorted(want), str(files))
@@ -249,7 +268,7 @@ def roundtrip(backend=None):
             else:
                 check("files %s" % c, files == ["expected.npy", "input.npy", "model.json"], str(files))
         if backend is None:  # the same seed writes the same files
-            r = run(["vectors", "--out", "w", "--count", "20", "--seed", "2026"], d)
+            r = run(["vectors", "--out", "w", "--count", "20", "--seed", "2026"] + (["--ops", ",".join(ops)] if ops else []), d)
             for c in sorted(os.listdir(os.path.join(d, "w"))):
                 for f in sorted(os.listdir(os.path.join(d, "w", c))):
                     same = open(os.path.join(d, "w", c, f), "rb").read() == open(os.path.join(d, "v", c, f), "rb").read()
@@ -300,8 +319,9 @@ def roundtrip(backend=None):
                     check("roundtrip %s%s" % (c, " on " + backend if backend else ""), err is None, err or "")
         for line in known:
             print(line)
-        print("roundtrip%s: %d models, %d with a known divergence" % (" on " + backend if backend else "", len(cases), len(known)))
-        if backend is None:
+        print("roundtrip%s%s: %d models, %d with a known divergence" % (" of " + ",".join(ops) if ops else "",
+                                                                       " on " + backend if backend else "", len(cases), len(known)))
+        if backend is None and not ops:
             several_models(d, cases[:3])
     finally:
         shutil.rmtree(d)
@@ -406,7 +426,10 @@ def fuzz():
 
 {"rejections": rejections, "usage": usage, "compare": compare, "roundtrip": roundtrip, "fuzz": fuzz, "seeded": seeded,
  "models": models, "roundtrip_d3d12": lambda: roundtrip("d3d12"), "roundtrip_directml": lambda: roundtrip("directml"),
- "models_directml": lambda: models("directml")}[GROUP]()
+ "models_directml": lambda: models("directml"),
+ "roundtrip_indexed": lambda: roundtrip(None, INDEXED_OPS),
+ # The operators the DirectML stage holds to DirectML (scripts/test-directml.sh says why the others wait).
+ "roundtrip_indexed_directml": lambda: roundtrip("directml", ["reverse_subsequences", "gather_elements", "one_hot"])}[GROUP]()
 for f in failures:
     print("FAIL", f)
 print("%s: %d failures" % (GROUP, len(failures)))
