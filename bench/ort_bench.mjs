@@ -4,13 +4,16 @@
 //                            [--repeats 15] [--rounds 3] [--mib 4,64] [--only SUBSTRING] [--work DIR]
 //
 // Each workload is one ONNX node and the DirectML desc that computes the same output (written
-// here side by side, from one set of shapes). Per workload and size, the benchmark draws an
-// input, then for each of `rounds` rounds runs, in turn:
-//   - ONNX Runtime (onnxruntime-node, CPU provider, one thread, a pre-allocated output), `repeats`
-//     runs, each paired with a memcpy of the output's bytes in this process;
+// here side by side, from one set of shapes). A node may take several inputs (data, index and
+// length tensors) and give several outputs (Split). Per workload and size, the benchmark draws the
+// inputs once (every data, index and length tensor a graph input fed from memory the session
+// does not copy, as dmlref's half reads each input file once before its timing; attribute-like
+// inputs such as Tile's repeats are initializers), then for each of `rounds` rounds runs, in turn:
+//   - ONNX Runtime (onnxruntime-node, CPU provider, one thread, pre-allocated outputs), `repeats`
+//     runs, each paired with a memcpy of the outputs' bytes (all of them together) in this process;
 //   - dmlref (bench/ort_time.cpp, a process of its own on the same input bytes), `repeats` runs,
-//     each paired with a memcpy of the output's bytes in that process.
-// Both outputs must be equal bit for bit (else the workload's two halves compute different
+//     each paired with a memcpy of the outputs' bytes in that process.
+// Both sides' outputs must be equal bit for bit (else the workload's two halves compute different
 // things, and the program exits 1). Reported: each side's speed as a fraction of memcpy's in its
 // own process (median over runs of memcpy's time over the side's time in the same pair: 1.00 is
 // memcpy's speed), and dmlref's speed over ONNX Runtime's: the median over rounds of ONNX
@@ -74,19 +77,24 @@ function valueInfo(field, name, type, dims) {
   const shape = bytes(2, dims.map(d => bytes(1, int(1, d))));
   return bytes(field, [bytes(1, name), bytes(2, bytes(1, [int(1, ONNX_TYPE[type]), shape]))]);
 }
-function int64Initializer(name, values) {
-  const raw = Buffer.alloc(8 * values.length);
-  values.forEach((v, i) => raw.writeBigInt64LE(BigInt(v), 8 * i));
-  return bytes(5, [int(1, values.length), int(2, ONNX_TYPE.int64), bytes(8, name), bytes(9, raw)]);
+function initializer(name, type, values) {
+  const size = {int64: 8, float32: 4}[type];
+  const raw = Buffer.alloc(size * values.length);
+  values.forEach((v, i) => type === 'int64' ? raw.writeBigInt64LE(BigInt(v), size * i) : raw.writeFloatLE(v, size * i));
+  return bytes(5, [int(1, values.length), int(2, ONNX_TYPE[type]), bytes(8, name), bytes(9, raw)]);
 }
-/// node: {op, attrs, constants: {name: int64 values}}; the data input is "x", the output "y".
-function onnxModel(node, type, inDims, outDims, opset = 17) {
-  const inputs = ['x', ...Object.keys(node.constants ?? {})];
-  const nodeProto = bytes(1, [...inputs.map(n => bytes(1, n)), bytes(2, 'y'), bytes(4, node.op),
+/// One node over graph inputs and outputs: node {op, attrs, inputs (names in the node's order, ''
+/// for an absent optional input), constants / floatConstants ({name: values}: int64 / float32
+/// initializers, for the small attribute-like inputs)}, inputs and outputs [{name, type, dims}].
+/// Data, index and length tensors are graph inputs: were every input of the node an initializer,
+/// the optimizer could fold the node into a constant.
+function onnxModel(node, inputs, outputs, opset = 17) {
+  const nodeProto = bytes(1, [...node.inputs.map(n => bytes(1, n)), ...outputs.map(o => bytes(2, o.name)), bytes(4, node.op),
                               ...Object.entries(node.attrs ?? {}).map(([k, v]) => attribute(k, v))]);
-  const initializers = Object.entries(node.constants ?? {}).map(([k, v]) => int64Initializer(k, v));
-  const graph = bytes(7, [nodeProto, bytes(2, 'bench'), ...initializers, valueInfo(11, 'x', type, inDims),
-                          valueInfo(12, 'y', type, outDims)]);
+  const initializers = [...Object.entries(node.constants ?? {}).map(([k, v]) => initializer(k, 'int64', v)),
+                        ...Object.entries(node.floatConstants ?? {}).map(([k, v]) => initializer(k, 'float32', v))];
+  const graph = bytes(7, [nodeProto, bytes(2, 'bench'), ...initializers, ...inputs.map(i => valueInfo(11, i.name, i.type, i.dims)),
+                          ...outputs.map(o => valueInfo(12, o.name, o.type, o.dims))]);
   return Buffer.concat([int(1, 8), bytes(2, 'dmlref ort_bench'), graph, bytes(8, [bytes(1, ''), int(2, opset)])]);
 }
 
@@ -101,10 +109,15 @@ function transpose(inDims, perm) {
           dml: {type: 'DML_OPERATOR_ELEMENT_WISE_IDENTITY', desc: {}}, inSizes: o, inStrides: perm.map(p => strides[p])};
 }
 
-/// Each entry: name, and make(elements) -> {i: ONNX input dims, o: output dims, onnx: the node,
-/// dml: the dispatchable's type and fields beyond its tensors, inSizes/inStrides: DirectML's
-/// input tensor where it reads the input through strides (default: i, packed)}, where `elements`
-/// is the output's element count the size asks for (the shapes round to it).
+/// Each entry: name, and make(elements), where `elements` is the output's element count the size
+/// asks for (the shapes round to it; several outputs share it). make returns either the
+/// one-input, one-output form {i: ONNX input dims, o: output dims, onnx: the node, dml: the
+/// dispatchable's type and fields beyond its tensors, inSizes/inStrides: DirectML's input tensor
+/// where it reads the input through strides (default: i, packed)}, or the general form (several()):
+/// {inputs: [{name, type, dims, fill?}], outputs: [{name, type, dims}], node: {op, attrs, inputs,
+/// constants, floatConstants}, dml: {type, desc: every field, tensors included}, dmlInputs,
+/// dmlOutputs: the graph's input and output names in DirectML's binding order}. `fill(k)` gives an
+/// index or length tensor's k-th value; float32 inputs without it take distinct values.
 const WORKLOADS = [
   {name: 'DepthToSpace DCR B=2', make(n) {
     const hw = Math.round(Math.sqrt(n / 16)); const i = [1, 64, hw / 2, hw / 2], o = [1, 16, hw, hw];
@@ -157,6 +170,148 @@ const WORKLOADS = [
   }},
 ];
 
+// The general form's pieces. f32/i64: a graph input or output; dmlT: a DirectML tensor desc.
+const f32 = (name, dims, fill) => ({name, type: 'float32', dims, ...(fill ? {fill} : {})});
+const i64 = (name, dims, fill) => ({name, type: 'int64', dims, fill});
+const dmlT = (type, sizes) => tensor(type, sizes);
+const count = dims => dims.reduce((a, b) => a * b, 1);
+/// A bijection of [0, m) for m a power of two (an odd multiplier): a scrambled order without repeats.
+const scramble = (k, m) => (Math.imul(k, 0x9E3779B1) >>> 0) % m;
+/// The one-input, one-output form in the general one.
+function general(c) {
+  if (c.inputs) return c;
+  return {inputs: [f32('x', c.i)], outputs: [f32('y', c.o)],
+          node: {...c.onnx, inputs: ['x', ...Object.keys(c.onnx.constants ?? {})]},
+          dml: {type: c.dml.type, desc: {InputTensor: tensor('float32', c.inSizes ?? c.i, c.inStrides),
+                                         OutputTensor: tensor('float32', c.o), ...c.dml.desc}},
+          dmlInputs: ['x'], dmlOutputs: ['y']};
+}
+const parts = name => [0, 1, 2, 3].map(p => `${name}${p}`);
+/// Concat of 4 equal parts on `axis` of {1, 64, hw, hw} (1: channels, 3: width), as JOIN.
+function concat(n, axis) {
+  const hw = Math.round(Math.sqrt(n / 64)); const o = [1, 64, hw, hw], p = o.map((d, k) => k === axis ? d / 4 : d);
+  const names = parts('x');
+  return {inputs: names.map(x => f32(x, p)), outputs: [f32('y', o)], node: {op: 'Concat', inputs: names, attrs: {axis}},
+          dml: {type: 'DML_OPERATOR_JOIN', desc: {InputCount: 4, InputTensors: names.map(() => dmlT('float32', p)),
+                                                   OutputTensor: dmlT('float32', o), Axis: axis}},
+          dmlInputs: names, dmlOutputs: ['y']};
+}
+/// Split of {1, 64, hw, hw} into 4 equal parts on `axis`, as SPLIT (ONNX's Split-13 without the
+/// `split` input: equal parts, one per output).
+function split(n, axis) {
+  const hw = Math.round(Math.sqrt(n / 64)); const i = [1, 64, hw, hw], p = i.map((d, k) => k === axis ? d / 4 : d);
+  const names = parts('y');
+  return {inputs: [f32('x', i)], outputs: names.map(y => f32(y, p)), node: {op: 'Split', inputs: ['x'], attrs: {axis}},
+          dml: {type: 'DML_OPERATOR_SPLIT', desc: {InputTensor: dmlT('float32', i), OutputCount: 4,
+                                                    OutputTensors: names.map(() => dmlT('float32', p)), Axis: axis}},
+          dmlInputs: ['x'], dmlOutputs: names};
+}
+
+/// The newer operators: several inputs (data, index and length tensors) or several outputs.
+WORKLOADS.push(
+  {name: 'Tile repeats {1, 1, 2, 2}', make(n) {
+    const hw = Math.round(Math.sqrt(n / 64)); const i = [1, 64, hw / 2, hw / 2], o = [1, 64, hw, hw];
+    return {i, o, onnx: {op: 'Tile', constants: {repeats: [1, 1, 2, 2]}},
+            dml: {type: 'DML_OPERATOR_TILE', desc: {RepeatsCount: 4, Repeats: [1, 1, 2, 2]}}};
+  }},
+  {name: 'Resize nearest x2 on H and W', make(n) { // asymmetric + floor: UPSAMPLE_2D's NEAREST_NEIGHBOR
+    const hw = Math.round(Math.sqrt(n / 64)); const i = [1, 64, hw / 2, hw / 2], o = [1, 64, hw, hw];
+    return {inputs: [f32('x', i)], outputs: [f32('y', o)],
+            node: {op: 'Resize', inputs: ['x', '', 'scales'], floatConstants: {scales: [1, 1, 2, 2]},
+                   attrs: {mode: 'nearest', coordinate_transformation_mode: 'asymmetric', nearest_mode: 'floor'}},
+            dml: {type: 'DML_OPERATOR_UPSAMPLE_2D', desc: {InputTensor: dmlT('float32', i), OutputTensor: dmlT('float32', o),
+                                                            ScaleSize: {Width: 2, Height: 2}, InterpolationMode: 'NEAREST_NEIGHBOR'}},
+            dmlInputs: ['x'], dmlOutputs: ['y']};
+  }},
+  {name: 'Concat 4 on channels', make: n => concat(n, 1)},
+  {name: 'Concat 4 on width', make: n => concat(n, 3)},
+  {name: 'Split 4 on channels', make: n => split(n, 1)},
+  {name: 'Split 4 on width', make: n => split(n, 3)},
+  {name: 'ReverseSequence time 0 batch 1, lengths varying', make(n) {
+    const side = Math.round(Math.sqrt(n)); const x = [side, side]; // {T, N}
+    return {inputs: [f32('x', x), i64('lens', [side], k => 1 + (k * 7919) % side)], outputs: [f32('y', x)],
+            node: {op: 'ReverseSequence', inputs: ['x', 'lens'], attrs: {time_axis: 0, batch_axis: 1}},
+            dml: {type: 'DML_OPERATOR_REVERSE_SUBSEQUENCES', desc: {InputTensor: dmlT('float32', x),
+                  SequenceLengthsTensor: dmlT('uint64', [1, side]), OutputTensor: dmlT('float32', x), Axis: 0}},
+            dmlInputs: ['x', 'lens'], dmlOutputs: ['y']};
+  }},
+  {name: 'Gather axis 0, whole rows of 256', make(n) { // {rows, 256}: every row once, scrambled
+    const rows = n / 256; const x = [rows, 256];
+    return {inputs: [f32('x', x), i64('idx', [rows], k => scramble(k, rows))], outputs: [f32('y', x)],
+            node: {op: 'Gather', inputs: ['x', 'idx'], attrs: {axis: 0}},
+            dml: {type: 'DML_OPERATOR_GATHER', desc: {InputTensor: dmlT('float32', x), IndicesTensor: dmlT('int64', [1, rows]),
+                                                       OutputTensor: dmlT('float32', x), Axis: 0, IndexDimensions: 1}},
+            dmlInputs: ['x', 'idx'], dmlOutputs: ['y']};
+  }},
+  {name: 'Gather axis 1 of rows of 1024', make(n) { // every column once per row, scrambled
+    const rows = n / 1024; const x = [rows, 1024];
+    return {inputs: [f32('x', x), i64('idx', [1024], k => scramble(k, 1024))], outputs: [f32('y', x)],
+            node: {op: 'Gather', inputs: ['x', 'idx'], attrs: {axis: 1}},
+            dml: {type: 'DML_OPERATOR_GATHER', desc: {InputTensor: dmlT('float32', x), IndicesTensor: dmlT('int64', [1, 1024]),
+                                                       OutputTensor: dmlT('float32', x), Axis: 1, IndexDimensions: 1}},
+            dmlInputs: ['x', 'idx'], dmlOutputs: ['y']};
+  }},
+  {name: 'GatherElements axis 1 of rows of 1024', make(n) { // an index of its own per element
+    const rows = n / 1024; const x = [rows, 1024];
+    return {inputs: [f32('x', x), i64('idx', x, k => (Math.imul(k, 0x9E3779B1) >>> 0) >>> 22)], outputs: [f32('y', x)],
+            node: {op: 'GatherElements', inputs: ['x', 'idx'], attrs: {axis: 1}},
+            dml: {type: 'DML_OPERATOR_GATHER_ELEMENTS', desc: {InputTensor: dmlT('float32', x), IndicesTensor: dmlT('int64', x),
+                                                                OutputTensor: dmlT('float32', x), Axis: 1}},
+            dmlInputs: ['x', 'idx'], dmlOutputs: ['y']};
+  }},
+  {name: 'GatherND whole rows of 256', make(n) { // indices {rows, 1}: one row per tuple
+    const rows = n / 256; const x = [rows, 256];
+    return {inputs: [f32('x', x), i64('idx', [rows, 1], k => scramble(k, rows))], outputs: [f32('y', x)],
+            node: {op: 'GatherND', inputs: ['x', 'idx']},
+            dml: {type: 'DML_OPERATOR_GATHER_ND', desc: {InputTensor: dmlT('float32', x), IndicesTensor: dmlT('int64', [rows, 1]),
+                                                          OutputTensor: dmlT('float32', x), InputDimensionCount: 2,
+                                                          IndicesDimensionCount: 2}},
+            dmlInputs: ['x', 'idx'], dmlOutputs: ['y']};
+  }},
+  {name: 'ScatterElements axis 1, half of each row of 1024', make(n) { // distinct targets in each row
+    const rows = n / 1024; const x = [rows, 1024], u = [rows, 512];
+    const fill = k => ((Math.imul(k % 512, 0x9E3779B1) + Math.imul(Math.floor(k / 512), 40503)) >>> 0) % 1024;
+    return {inputs: [f32('x', x), i64('idx', u, fill), f32('upd', u)], outputs: [f32('y', x)],
+            node: {op: 'ScatterElements', inputs: ['x', 'idx', 'upd'], attrs: {axis: 1}},
+            dml: {type: 'DML_OPERATOR_SCATTER_ELEMENTS', desc: {InputTensor: dmlT('float32', x), IndicesTensor: dmlT('int64', u),
+                                                                 UpdatesTensor: dmlT('float32', u), OutputTensor: dmlT('float32', x),
+                                                                 Axis: 1}},
+            dmlInputs: ['x', 'idx', 'upd'], dmlOutputs: ['y']};
+  }},
+  {name: 'ScatterND half of the rows of 256', make(n) { // distinct rows
+    const rows = n / 256; const x = [rows, 256], u = [rows / 2, 256];
+    return {inputs: [f32('x', x), i64('idx', [rows / 2, 1], k => scramble(k, rows)), f32('upd', u)], outputs: [f32('y', x)],
+            node: {op: 'ScatterND', inputs: ['x', 'idx', 'upd']},
+            dml: {type: 'DML_OPERATOR_SCATTER_ND', desc: {InputTensor: dmlT('float32', x), IndicesTensor: dmlT('int64', [rows / 2, 1]),
+                                                           UpdatesTensor: dmlT('float32', u), OutputTensor: dmlT('float32', x),
+                                                           InputDimensionCount: 2, IndicesDimensionCount: 2}},
+            dmlInputs: ['x', 'idx', 'upd'], dmlOutputs: ['y']};
+  }},
+  {name: 'OneHot depth 1024', make(n) {
+    const m = n / 1024; const o = [m, 1024];
+    return {inputs: [i64('idx', [m], k => scramble(k, 1024)), f32('values', [2], k => [0.25, 7.5][k])], outputs: [f32('y', o)],
+            node: {op: 'OneHot', inputs: ['idx', 'depth', 'values'], constants: {depth: [1024]}, attrs: {axis: -1}},
+            dml: {type: 'DML_OPERATOR_ONE_HOT', desc: {IndicesTensor: dmlT('int64', [m, 1]), ValuesTensor: dmlT('float32', [1, 2]),
+                                                        OutputTensor: dmlT('float32', o), Axis: 1}},
+            dmlInputs: ['idx', 'values'], dmlOutputs: ['y']};
+  }},
+);
+
+/// An input's values, drawn once: float32 distinct and exact (offset per input, so that the parts
+/// of a Concat differ), or `fill`'s.
+function draw(input, offset) {
+  const n = count(input.dims);
+  if (input.type === 'int64') { // as two 32-bit halves: far quicker than BigInt per element
+    const words = new Int32Array(2 * n);
+    for (let k = 0; k < n; ++k) { const v = input.fill(k); words[2 * k] = v; words[2 * k + 1] = v < 0 ? -1 : 0; }
+    return new BigInt64Array(words.buffer);
+  }
+  const x = new Float32Array(n);
+  if (input.fill) for (let k = 0; k < n; ++k) x[k] = input.fill(k);
+  else for (let k = 0; k < n; ++k) x[k] = ((k + offset) * 2654435761 % 1000003) / 7;
+  return x;
+}
+
 // ---- Timing ----
 
 const median = values => { const s = [...values].sort((a, b) => a - b); const m = s.length >> 1;
@@ -182,27 +337,29 @@ function main() {
     for (const w of WORKLOADS) {
       if (args.only && !w.name.includes(args.only)) continue;
       for (const mib of args.mib) {
-        const c = w.make((mib << 20) / 4);
-        const count = c.i.reduce((a, b) => a * b, 1);
-        const x = new Float32Array(count);
-        for (let k = 0; k < count; ++k) x[k] = (k * 2654435761 % 1000003) / 7; // distinct, exact in float32
-        const y = new ort.Tensor('float32', new Float32Array(c.o.reduce((a, b) => a * b, 1)), c.o);
-        const session = await ort.InferenceSession.create(onnxModel(c.onnx, 'float32', c.i, c.o), {
+        const c = general(w.make((mib << 20) / 4));
+        const values = Object.fromEntries(c.inputs.map((input, k) => [input.name, draw(input, 7919 * k)]));
+        const ys = c.outputs.map(o => new ort.Tensor(o.type, new Float32Array(count(o.dims)), o.dims));
+        const fetches = Object.fromEntries(c.outputs.map((o, k) => [o.name, ys[k]]));
+        const outBytes = ys.reduce((a, y) => a + y.data.byteLength, 0);
+        const session = await ort.InferenceSession.create(onnxModel(c.node, c.inputs, c.outputs), {
           executionProviders: ['cpu'], intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all'});
-        const feeds = {x: new ort.Tensor('float32', x, c.i)};
-        const from = new Uint8Array(y.data.byteLength).fill(1), to = new Uint8Array(y.data.byteLength);
+        const feeds = Object.fromEntries(c.inputs.map(i => [i.name, new ort.Tensor(i.type, values[i.name], i.dims)]));
+        const from = new Uint8Array(outBytes).fill(1), to = new Uint8Array(outBytes);
         const stem = path.join(work, w.name.replace(/[^A-Za-z0-9]+/g, '_') + `_${mib}`);
-        const dispatchable = {type: c.dml.type, desc: {InputTensor: tensor('float32', c.inSizes ?? c.i, c.inStrides),
-                                                       OutputTensor: tensor('float32', c.o), ...c.dml.desc}};
-        fs.writeFileSync(`${stem}.json`, JSON.stringify(dispatchable));
-        fs.writeFileSync(`${stem}.in`, Buffer.from(x.buffer, x.byteOffset, x.byteLength));
-        await session.run(feeds, {y}); // warm
+        fs.writeFileSync(`${stem}.json`, JSON.stringify(c.dml));
+        const inFiles = c.dmlInputs.map(name => {
+          const v = values[name], file = `${stem}.${name}.in`;
+          fs.writeFileSync(file, Buffer.from(v.buffer, v.byteOffset, v.byteLength));
+          return file;
+        });
+        await session.run(feeds, fetches); // warm
         const ortFractions = [], dmlFractions = [], perRound = [], nodeCopies = [], cppCopies = [];
         for (let round = 0; round < args.rounds; ++round) {
           const ortRound = [], ortTimes = []; // this round's
           for (let r = 0; r < args.repeats; ++r) {
             let start = process.hrtime.bigint();
-            await session.run(feeds, {y});
+            await session.run(feeds, fetches);
             const t = seconds(start);
             start = process.hrtime.bigint();
             to.set(from);
@@ -211,7 +368,7 @@ function main() {
             ortRound.push(copy / t);
             ortTimes.push(t);
           }
-          const run = spawnSync(args.time, [`${stem}.json`, `${stem}.in`, `${stem}.out`, String(args.repeats)],
+          const run = spawnSync(args.time, [`${stem}.json`, String(args.repeats), `${stem}.out`, ...inFiles],
                                 {encoding: 'utf8'});
           if (run.status !== 0) throw new Error(`${args.time} failed on ${w.name}: ${run.stderr}`);
           const d = JSON.parse(run.stdout);
@@ -221,17 +378,20 @@ function main() {
           cppCopies.push(...d.memcpy);
           perRound.push(median(ortTimes) / median(d.dmlref));
         }
-        const theirs = Buffer.from(y.data.buffer, y.data.byteOffset, y.data.byteLength);
-        const ours = fs.readFileSync(`${stem}.out`);
+        const outFiles = c.dmlOutputs.map((_, k) => `${stem}.out.${k}`);
+        const theirs = Buffer.concat(c.dmlOutputs.map(name => {
+          const y = fetches[name]; return Buffer.from(y.data.buffer, y.data.byteOffset, y.data.byteLength);
+        }));
+        const ours = Buffer.concat(outFiles.map(f => fs.readFileSync(f)));
         const same = ours.equals(theirs);
         const speedup = median(perRound);
         if (!same || speedup < 1) failed = true;
         const out = `${(theirs.length / 1048576).toFixed(1)} MiB`;
-        console.log(`| ${w.name} {${c.i.join(', ')}} | ${out} | ${median(ortFractions).toFixed(2)} | ` +
+        console.log(`| ${w.name} {${c.inputs[0].dims.join(', ')}} | ${out} | ${median(ortFractions).toFixed(2)} | ` +
                     `${median(dmlFractions).toFixed(2)} | ${speedup.toFixed(2)}` +
                     `${same ? '' : ' (OUTPUTS DIFFER: the two halves compute different things)'}${speedup < 1 ? ' (slower)' : ''} | ` +
                     `${(median(nodeCopies) / median(cppCopies)).toFixed(2)} |`);
-        for (const suffix of ['.json', '.in', '.out']) fs.rmSync(`${stem}${suffix}`, {force: true});
+        for (const file of [`${stem}.json`, ...inFiles, ...outFiles]) fs.rmSync(file, {force: true});
       }
     }
     if (!args.work) fs.rmSync(work, {recursive: true, force: true});
