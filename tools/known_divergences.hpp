@@ -108,6 +108,12 @@ struct known_divergence {
             const auto* u = std::get_if<upsample_2d_desc>(&d);
             return u != nullptr && u->input_tensor.data_type == data_type::float16;
         }
+        if (name == "gather-output-past-8-dimensions") {
+            // GATHER whose logical output, N + IndexDimensions - 1 dimensions before its leading 1s
+            // drop to the tensors' N, is longer than 8: DirectML overruns its 8-dimension arrays.
+            const auto* g = std::get_if<gather_desc>(&d);
+            return g != nullptr && g->input_tensor.sizes.size() + g->index_dimensions > 9;
+        }
         throw std::runtime_error("known divergences: no condition named '" + name + "'");
     }
 };
