@@ -409,17 +409,46 @@ const std::map<std::string, std::size_t> op_index = {
     {"depth_to_space", 0}, {"depth_to_space1", 1}, {"space_to_depth", 2}, {"space_to_depth1", 3},
     {"slice", 4},          {"slice1", 5},          {"padding", 6},        {"padding1", 7},
     {"element_wise_identity", 8}, {"slice_grad", 9}, {"tile", 10}, {"upsample_2d", 11},
-    {"join", 12}, {"split", 13}};
+    {"join", 12}, {"split", 13}, {"reverse_subsequences", 14}, {"gather_elements", 15}};
 
-/// A case folder of JOIN or SPLIT: one .npy file per tensor, a tensor array's numbered
-/// (input_0.npy, input_1.npy, ... for JOIN's InputTensors; output_0.npy and expected_0.npy, ... for
-/// SPLIT's OutputTensors), the single tensor's named as in every other case folder.
+/// What `dmlref vectors` cycles through: random_any_desc's fourteen, then REVERSE_SUBSEQUENCES (14)
+/// and GATHER_ELEMENTS (15), whose index tensor (lengths, indices) gets valid values
+/// (random_cases::vectors_index_values).
+constexpr std::size_t vectors_operator_count = random_cases::all_operator_count + 2;
+
+operator_desc vectors_desc(random_cases::rng_t& rng, std::size_t index) {
+    if (index < random_cases::all_operator_count) return random_cases::random_any_desc(rng, index);
+    const data_type type = random_cases::random_type(rng);
+    return index == random_cases::all_operator_count ? random_cases::random_reverse_subsequences(rng, type)
+                                                     : random_cases::random_gather_elements(rng, type);
+}
+
+/// A case file's stem for a tensor of `field` (DxDispatch's name): "input" and "output" for
+/// InputTensor and OutputTensor, else the name in snake case without "Tensor"
+/// (SequenceLengthsTensor -> sequence_lengths, IndicesTensor -> indices).
+std::string file_stem(std::string_view field, std::string_view fallback) {
+    if (field.ends_with("Tensor") && field != "InputTensor" && field != "OutputTensor") {
+        std::string stem;
+        for (const char c : field.substr(0, field.size() - 6)) {
+            if (std::isupper(static_cast<unsigned char>(c)) && !stem.empty()) stem += '_';
+            stem += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        }
+        return stem;
+    }
+    return std::string(fallback);
+}
+
+/// A case folder of JOIN, SPLIT, REVERSE_SUBSEQUENCES or GATHER_ELEMENTS: one .npy file per tensor,
+/// a tensor array's numbered (input_0.npy, input_1.npy, ... for JOIN's InputTensors; output_0.npy
+/// and expected_0.npy, ... for SPLIT's OutputTensors), a second input named for its field
+/// (sequence_lengths.npy, indices.npy, holding valid lengths and indices), the others named as in
+/// every other case folder.
 /// The input bytes are drawn whether or not the folder is written (`write`), so that every format
 /// draws the same cases; returns them, one buffer per input tensor.
 std::vector<npy::array> write_parts_case(const fs::path& dir, const operator_desc& desc, random_cases::rng_t& rng, bool write) {
     const auto ins = inputs_of(desc), outs = outputs_of(desc);
     const auto name = [](std::string_view stem, const std::vector<bound_tensor>& side, std::size_t k) {
-        return side[k].field.find('[') == std::string::npos ? std::string(stem) : fmt::format("{}_{}", stem, k);
+        return side[k].field.find('[') == std::string::npos ? file_stem(side[k].field, stem) : fmt::format("{}_{}", stem, k);
     };
     std::vector<model::model_tensor> inputs, outputs;
     std::vector<npy::array> values;
@@ -427,6 +456,8 @@ std::vector<npy::array> write_parts_case(const fs::path& dir, const operator_des
         const std::uint64_t n = model::buffer_elements(ins[k].desc());
         const data_type type = ins[k].desc().data_type;
         values.push_back(npy::array{type, {n}, random_cases::random_bytes(rng, n * element_size(type))});
+        if (k == 1 && (std::holds_alternative<reverse_subsequences_desc>(desc) || std::holds_alternative<gather_elements_desc>(desc)))
+            random_cases::vectors_index_values(rng, desc, values.back().data);
         inputs.push_back({name("input", ins, k), name("input", ins, k) + ".npy", 0});
     }
     for (std::size_t k = 0; k < outs.size(); ++k)
@@ -464,17 +495,17 @@ int vectors_command(const fs::path& out_dir, const std::vector<std::string>& ops
         if (it == op_index.end())
             throw usage_error(fmt::format("--ops: '{}' is not one of depth_to_space, depth_to_space1, space_to_depth, "
                                           "space_to_depth1, slice, slice1, padding, padding1, element_wise_identity, "
-                                          "slice_grad, tile, upsample_2d, join, split",
+                                          "slice_grad, tile, upsample_2d, join, split, reverse_subsequences, gather_elements",
                                           name));
         chosen.push_back(it->second);
     }
     if (chosen.empty())
-        for (std::size_t i = 0; i < random_cases::all_operator_count; ++i) chosen.push_back(i);
+        for (std::size_t i = 0; i < vectors_operator_count; ++i) chosen.push_back(i);
     fs::create_directories(out_dir);
     random_cases::rng_t rng(seed);
     for (std::uint32_t k = 0; k < count; ++k) {
-        operator_desc desc = random_cases::random_any_desc(rng, chosen[k % chosen.size()]);
-        if (binds_tensor_arrays(type_of(desc))) {
+        operator_desc desc = vectors_desc(rng, chosen[k % chosen.size()]);
+        if (binds_tensor_arrays(type_of(desc)) || !binds_one_input_and_output(type_of(desc))) {
             // Buffers exactly DMLCalcBufferTensorSize, as DxDispatch sizes them.
             const auto exact = [](buffer_tensor_desc& t) { t.total_tensor_size_in_bytes = calc_buffer_tensor_size(t); };
             if (auto* j = std::get_if<join_desc>(&desc)) {
@@ -483,11 +514,20 @@ int vectors_command(const fs::path& out_dir, const std::vector<std::string>& ops
             } else if (auto* s = std::get_if<split_desc>(&desc)) {
                 exact(s->input_tensor);
                 for (auto& t : s->output_tensors) exact(t);
+            } else if (auto* r = std::get_if<reverse_subsequences_desc>(&desc)) {
+                exact(r->input_tensor);
+                exact(r->sequence_lengths_tensor);
+                exact(r->output_tensor);
+            } else if (auto* g = std::get_if<gather_elements_desc>(&desc)) {
+                exact(g->input_tensor);
+                exact(g->indices_tensor);
+                exact(g->output_tensor);
             }
             const fs::path dir = out_dir / fmt::format("{:05}_{}_{}", k, to_string(type_of(desc)), to_string(data_type_of(desc)));
             [[maybe_unused]] const auto values = write_parts_case(dir, desc, rng, dxdispatch); // the same draws in every format
 #ifdef DMLREF_HAVE_ONNX
-            // JOIN as Concat, SPLIT as Split, over the same buffers (a case left out writes no folder of its own).
+            // JOIN as Concat, SPLIT as Split, REVERSE_SUBSEQUENCES as ReverseSequence, GATHER_ELEMENTS as
+            // GatherElements, over the same buffers (a case left out writes no folder of its own).
             if (onnx) {
                 std::vector<std::span<const std::byte>> buffers;
                 for (const auto& v : values) buffers.emplace_back(v.data);

@@ -6,11 +6,13 @@ X.pb Y.npy --op-desc model.onnx`).
 
 GROUP is one of:
   roundtrip  2000 cases exported (seed 1) and run back; every output_K.pb agrees; the left-out summary
-             counts by reason and the opsets are printed; every drawn JOIN and SPLIT is exported
+             counts by reason and the opsets are printed; every drawn JOIN, SPLIT and GATHER_ELEMENTS is
+             exported, and REVERSE_SUBSEQUENCES where ReverseSequence expresses it
   checker    onnx.checker.check_model(full_check=True) on every model of an opset Debian's onnx knows
              (<= 17), counting those beyond; every .pb is raw_data with the graph input's name, dims
              and type; and each model's ONNX meaning, evaluated with numpy (np.pad, slicing with
-             ONNX's clamping, the reshape/transpose of the ONNX reference, np.concatenate, np.split), gives
+             ONNX's clamping, the reshape/transpose of the ONNX reference, np.concatenate, np.split, a
+             reversed prefix per batch index, np.take_along_axis), gives
              every output_K.pb bit for bit
   errors     models outside the mapped subset are refused naming node and attribute/input; a changed
              output_0.pb fails `run` with the report; compare reads .pb and model.onnx
@@ -65,7 +67,8 @@ def roundtrip():
             reasons = dict((k.strip(), int(n)) for k, n in re.findall(r"([^;]+): (\d+)", m.group(3)))
             check("reasons add up", sum(reasons.values()) == left, str(reasons))
             for word in ("SYMMETRIC", "REFLECTION with a pad >= its axis size", "SPACE_TO_DEPTH1 COLUMN_ROW_DEPTH",
-                         "strided input", "broadcast input"):
+                         "strided input", "broadcast input", "REVERSE_SUBSEQUENCES with Axis 2 or more",
+                         "REVERSE_SUBSEQUENCES with SequenceLengthsTensor values varying off the batch axis"):
                 check("left out by reason: " + word, any(k.startswith(word) for k in reasons), str(reasons))
             check("folders = exported", len(case_dirs(v)) == exported, str(len(case_dirs(v))))
         check("opset counts", re.search(r"onnx opsets: 1: \d+, 4: \d+, 6: \d+, 8: \d+, 10: \d+, 11: \d+, 13: \d+, 19: \d+", r.stdout)
@@ -78,13 +81,15 @@ def roundtrip():
         # Every op, both DepthToSpace orders, signed steps and the eleven types are among them.
         cases = [json.load(open(os.path.join(c, "case.json"))) for c in case_dirs(v)]
         ops = {c["onnx_op"] for c in cases}
-        check("ops", {"Pad", "Slice", "DepthToSpace", "SpaceToDepth", "Identity", "Expand", "Tile", "Resize", "Concat", "Split"} <= ops <=
-              {"Pad", "Slice", "DepthToSpace", "SpaceToDepth", "Identity", "Expand", "Transpose", "Tile", "Resize", "Concat", "Split"},
+        check("ops", {"Pad", "Slice", "DepthToSpace", "SpaceToDepth", "Identity", "Expand", "Tile", "Resize", "Concat", "Split",
+                      "ReverseSequence", "GatherElements"} <= ops <=
+              {"Pad", "Slice", "DepthToSpace", "SpaceToDepth", "Identity", "Expand", "Transpose", "Tile", "Resize", "Concat", "Split",
+               "ReverseSequence", "GatherElements"},
               str(ops))
-        # Every drawn JOIN and SPLIT has an ONNX form (the cycle draws every 14th of each), strided
+        # Every drawn JOIN and SPLIT has an ONNX form (the cycle draws every 16th of each), strided
         # parts included, with one or several parts; output_K.pb per Split output.
         for dml, op in (("JOIN", "Concat"), ("SPLIT", "Split")):
-            drawn = len([k for k in range(2000) if k % 14 == (12 if dml == "JOIN" else 13)])
+            drawn = len([k for k in range(2000) if k % 16 == (12 if dml == "JOIN" else 13)])
             mine = [c for c in cases if c["onnx_op"] == op]
             check(op + ": every drawn " + dml, len(mine) == drawn, "%d of %d" % (len(mine), drawn))
             parts = [len(c["input_names"]) if op == "Concat" else len(c["output_names"]) for c in mine]
@@ -101,6 +106,25 @@ def roundtrip():
         check("Pad modes", {c["attributes"]["mode"] for c in cases if c["onnx_op"] == "Pad"} == {"constant", "edge", "reflect", "wrap"})
         steps = [s for c in cases if c["onnx_op"] == "Slice" for s in c["inputs"]["steps"]]
         check("Slice steps of both signs", min(steps) < 0 < max(steps))
+        # REVERSE_SUBSEQUENCES (every 16th, 14th of the cycle) as ReverseSequence where it is one:
+        # both axis orders, lengths 0 and the whole axis, strided and broadcast tensors; the rest
+        # counted above by reason. GATHER_ELEMENTS (15th) always: the four index types (unsigned
+        # ones as int64), negative indices, strided tensors.
+        rs = [c for c in cases if c["onnx_op"] == "ReverseSequence"]
+        drawn = len([k for k in range(2000) if k % 16 == 14])
+        check("ReverseSequence: most drawn REVERSE_SUBSEQUENCES", drawn * 0.6 < len(rs) < drawn, "%d of %d" % (len(rs), drawn))
+        check("ReverseSequence: both axis orders", {(c["attributes"]["batch_axis"], c["attributes"]["time_axis"]) for c in rs} ==
+              {(0, 1), (1, 0)}, str(rs[:1]))
+        check("ReverseSequence: length 0 and whole axes",
+              any(0 in c["inputs"]["sequence_lens"] for c in rs) and
+              any(l == c["input_shape"][c["attributes"]["time_axis"]] for c in rs for l in c["inputs"]["sequence_lens"]))
+        check("ReverseSequence: strided lengths", any(c["input_strides"][1] is not None for c in rs))
+        ge = [c for c in cases if c["onnx_op"] == "GatherElements"]
+        drawn = len([k for k in range(2000) if k % 16 == 15])
+        check("GatherElements: every drawn GATHER_ELEMENTS", len(ge) == drawn, "%d of %d" % (len(ge), drawn))
+        check("GatherElements: the four index types", {c["index_type"] for c in ge} == {"UINT32", "INT32", "UINT64", "INT64"})
+        check("GatherElements: negative indices", any(i < 0 for c in ge for i in c["inputs"]["indices"]))
+        check("GatherElements: strided tensors", any(x is not None for c in ge for x in c["input_strides"]))
 
 
 # ONNX's meaning of each exported node, in numpy (ONNX's reference implementation does the same).
@@ -155,6 +179,20 @@ def onnx_meaning(node, inputs):
         # A list: the parts along axis, split[k] elements each.
         axis = attrs.get("axis", 0)
         return np.split(x, np.cumsum([int(v) for v in inputs[1]])[:-1], axis=axis)
+    if node.op_type == "ReverseSequence":
+        # Per index i of batch_axis, the first sequence_lens[i] elements along time_axis reversed.
+        batch, time = attrs.get("batch_axis", 1), attrs.get("time_axis", 0)
+        y = x.copy()
+        for i, n in enumerate(int(v) for v in inputs[1]):
+            at = [slice(None)] * x.ndim
+            at[batch] = i
+            rows = x[tuple(at)]  # batch_axis gone: time_axis is axis 0 of rows
+            y[tuple(at)][:n] = rows[:n][::-1]
+        return y
+    if node.op_type == "GatherElements":
+        axis = attrs.get("axis", 0)
+        indices = inputs[1].astype(np.int64)
+        return np.take_along_axis(x, np.where(indices < 0, indices + x.shape[axis], indices), axis=axis)
     if node.op_type == "Resize":
         # Resize-11's nearest mode as its spec defines it, axis by axis: the input coordinate of
         # output index o by the coordinate transformation, rounded by nearest_mode, clamped.
@@ -331,6 +369,28 @@ def errors():
                 ("split_num_outputs_count", "Split", [("x", x)], ["y0", "y1"], 18, {"axis": 1, "num_outputs": 4},
                  ["node 0 (Split)", "attribute num_outputs=4; the node has 2 outputs"])):
             cases.append((name, node_model(op, ins, outs, opset, **attrs), ins, words))
+        # ReverseSequence and GatherElements: the same.
+        seq = np.array([2, 1], np.int64)
+        i2 = np.array([[0, 4, 1, 0], [-4, 3, -1, 0]], np.int64)
+        for name, op, ins, opset, attrs, words in (
+                ("revseq_axes", "ReverseSequence", [("x", x), ("s", seq)], 10, {"batch_axis": 0, "time_axis": 0},
+                 ["node 0 (ReverseSequence)", "batch_axis=0 and time_axis=0", "0 and 1, one each"]),
+                ("revseq_length", "ReverseSequence", [("x", x), ("s", np.array([5, 1], np.int64))], 10,
+                 {"batch_axis": 0, "time_axis": 1},
+                 ["node 0 (ReverseSequence)", "sequence_lens[0]=5 is outside [0, 4] (time_axis 1's size)"]),
+                ("revseq_negative", "ReverseSequence", [("x", x), ("s", np.array([1, 1, -1, 0], np.int64))], 10, {},
+                 ["node 0 (ReverseSequence)", "sequence_lens[2]=-1 is outside [0, 2]"]),
+                ("revseq_shape", "ReverseSequence", [("x", x), ("s", np.array([1, 1, 1], np.int64))], 10, {},
+                 ["node 0 (ReverseSequence)", "'sequence_lens' has shape {3}; batch_axis 1 has size 4"]),
+                ("revseq_int32", "ReverseSequence", [("x", x), ("s", seq.astype(np.int32))], 10, {"batch_axis": 0, "time_axis": 1},
+                 ["node 0 (ReverseSequence)", "'sequence_lens' is INT32; ReverseSequence takes int64"]),
+                ("gatherelements_range", "GatherElements", [("x", x), ("i", i2)], 11, {"axis": 1},
+                 ["node 0 (GatherElements)", "indices[1]=4 is outside [-4, 3] (axis 1's size is 4)"]),
+                ("gatherelements_sizes", "GatherElements", [("x", x), ("i", i2[:1])], 11, {"axis": 1},
+                 ["node 0 (GatherElements)", "'indices' has size 1 on axis 0; the data has 2"]),
+                ("gatherelements_opset10", "GatherElements", [("x", x), ("i", i2)], 10, {"axis": 1},
+                 ["node 0 (GatherElements)", "came with opset 11; this model imports opset 10"])):
+            cases.append((name, node_model(op, ins, ["y"], opset, **attrs), ins, words))
         m = node_model("Split", [("x", x)], ["y0", "y1"], 13, axis=1)
         del m.graph.output[1]
         cases.append(("split_graph_outputs", m, [("x", x)], ["node 0 (Split)", "the graph has 1 outputs; the node has 2"]))
@@ -396,10 +456,12 @@ def formats():
             # The DxDispatch form: one input.npy and one expected.npy, but input_K.npy for JOIN's
             # inputs and expected_K.npy for SPLIT's outputs.
             dxdispatch = set(os.listdir(os.path.join(default, d)))
-            inputs = {f for f in dxdispatch if re.fullmatch(r"input(_\d+)?\.npy", f)}
+            inputs = {f for f in dxdispatch if re.fullmatch(r"(input(_\d+)?|sequence_lengths|indices)\.npy", f)}
             expected = {f for f in dxdispatch if re.fullmatch(r"expected(_\d+)?\.npy", f)}
             check("default: the DxDispatch files of " + d, dxdispatch == {"model.json"} | inputs | expected and
-                  (inputs == {"input.npy"} or "_JOIN_" in d) and (expected == {"expected.npy"} or "_SPLIT_" in d) and
+                  (inputs == {"input.npy"} or "_JOIN_" in d or
+                   "_REVERSE_SUBSEQUENCES_" in d and inputs == {"input.npy", "sequence_lengths.npy"} or
+                   "_GATHER_ELEMENTS_" in d and inputs == {"input.npy", "indices.npy"}) and (expected == {"expected.npy"} or "_SPLIT_" in d) and
                   inputs and expected, str(dxdispatch))
             check("both: DxDispatch files in " + d, dxdispatch <= files, str(files))
             for f in sorted(dxdispatch):
@@ -435,6 +497,23 @@ def formats():
              [("X", np.array([1, 2, 3, 4], np.float32).reshape(1, 1, 2, 2)), ("roi", np.array([], np.float32)),
               ("scales", np.array([1, 1, 2, 3], np.float32))],
              np.array([[[[1, 1, 1, 2, 2, 2], [1, 1, 1, 2, 2, 2], [3, 3, 3, 4, 4, 4], [3, 3, 3, 4, 4, 4]]]], np.float32), 11),
+            # test_reversesequence_time and test_reversesequence_batch (read back as REVERSE_SUBSEQUENCES).
+            ("reversesequence_time", helper.make_node("ReverseSequence", ["x", "sequence_lens"], ["y"], time_axis=0, batch_axis=1),
+             [("x", np.arange(16, dtype=np.float32).reshape(4, 4).T.copy()), ("sequence_lens", np.array([4, 3, 2, 1], np.int64))],
+             np.array([[3, 6, 9, 12], [2, 5, 8, 13], [1, 4, 10, 14], [0, 7, 11, 15]], np.float32), 10),
+            ("reversesequence_batch", helper.make_node("ReverseSequence", ["x", "sequence_lens"], ["y"], time_axis=1, batch_axis=0),
+             [("x", np.arange(16, dtype=np.float32).reshape(4, 4)), ("sequence_lens", np.array([1, 2, 3, 4], np.int64))],
+             np.array([[0, 1, 2, 3], [5, 4, 6, 7], [10, 9, 8, 11], [15, 14, 13, 12]], np.float32), 10),
+            # test_gather_elements_0, _1 and _negative_indices (read back as GATHER_ELEMENTS).
+            ("gather_elements_0", helper.make_node("GatherElements", ["data", "indices"], ["y"], axis=1),
+             [("data", np.array([[1, 2], [3, 4]], np.float32)), ("indices", np.array([[0, 0], [1, 0]], np.int32))],
+             np.array([[1, 1], [4, 3]], np.float32), 11),
+            ("gather_elements_1", helper.make_node("GatherElements", ["data", "indices"], ["y"], axis=0),
+             [("data", np.arange(1, 10, dtype=np.float32).reshape(3, 3)), ("indices", np.array([[1, 2, 0], [2, 0, 0]], np.int64))],
+             np.array([[4, 8, 3], [7, 2, 3]], np.float32), 11),
+            ("gather_elements_negative_indices", helper.make_node("GatherElements", ["data", "indices"], ["y"], axis=0),
+             [("data", np.arange(1, 10, dtype=np.float32).reshape(3, 3)), ("indices", np.array([[-1, -2, 0], [-2, 0, 0]], np.int32))],
+             np.array([[7, 5, 3], [4, 2, 3]], np.float32), 13),
         ]
         # Concat and Split written as ONNX's own node tests write them (test_concat_2d_axis_negative_1,
         # test_concat_3d_axis_0; Split's equal parts with no split, split as an input (opset 13),
