@@ -95,7 +95,7 @@ inline void define(CLI::App& app, arguments& a, const std::string& version) {
 
     auto* vec = a.vectors = app.add_subcommand("vectors", "Write random valid cases as DxDispatch models with inputs and expected outputs");
     vec->add_option("--out", a.out_dir, "The folder to write one folder per case into")->required();
-    vec->add_option("--ops", a.ops, "Operators, e.g. slice1,padding1,tile (default: all twelve)")->delimiter(',');
+    vec->add_option("--ops", a.ops, "Operators, e.g. slice1,padding1,tile (default: the fourteen layout and part operators; reverse_subsequences and gather_elements by name only)")->delimiter(',');
     vec->add_option("--count", a.count, "How many cases")->capture_default_str();
     vec->add_option("--seed", a.seed, "The random seed: the same seed writes the same files")->capture_default_str();
     vec->add_option("--format", a.format,

@@ -6,9 +6,11 @@ X.pb Y.npy --op-desc model.onnx`).
 
 GROUP is one of:
   roundtrip  2000 cases exported (seed 1) and run back; every output_K.pb agrees; the left-out summary
-             counts by reason and the opsets are printed; every drawn JOIN, SPLIT and GATHER_ELEMENTS is
-             exported, and REVERSE_SUBSEQUENCES where ReverseSequence expresses it
-  checker    onnx.checker.check_model(full_check=True) on every model of an opset Debian's onnx knows
+             counts by reason and the opsets are printed; every drawn JOIN and SPLIT is exported; then
+             400 of `--ops reverse_subsequences,gather_elements` (seed 1) the same way: every
+             GATHER_ELEMENTS exported, REVERSE_SUBSEQUENCES where ReverseSequence expresses it
+  checker    (the same 2000 cases and 400 indexed ones)
+             onnx.checker.check_model(full_check=True) on every model of an opset Debian's onnx knows
              (<= 17), counting those beyond; every .pb is raw_data with the graph input's name, dims
              and type; and each model's ONNX meaning, evaluated with numpy (np.pad, slicing with
              ONNX's clamping, the reshape/transpose of the ONNX reference, np.concatenate, np.split, a
@@ -67,8 +69,7 @@ def roundtrip():
             reasons = dict((k.strip(), int(n)) for k, n in re.findall(r"([^;]+): (\d+)", m.group(3)))
             check("reasons add up", sum(reasons.values()) == left, str(reasons))
             for word in ("SYMMETRIC", "REFLECTION with a pad >= its axis size", "SPACE_TO_DEPTH1 COLUMN_ROW_DEPTH",
-                         "strided input", "broadcast input", "REVERSE_SUBSEQUENCES with Axis 2 or more",
-                         "REVERSE_SUBSEQUENCES with SequenceLengthsTensor values varying off the batch axis"):
+                         "strided input", "broadcast input"):
                 check("left out by reason: " + word, any(k.startswith(word) for k in reasons), str(reasons))
             check("folders = exported", len(case_dirs(v)) == exported, str(len(case_dirs(v))))
         check("opset counts", re.search(r"onnx opsets: 1: \d+, 4: \d+, 6: \d+, 8: \d+, 10: \d+, 11: \d+, 13: \d+, 19: \d+", r.stdout)
@@ -81,15 +82,13 @@ def roundtrip():
         # Every op, both DepthToSpace orders, signed steps and the eleven types are among them.
         cases = [json.load(open(os.path.join(c, "case.json"))) for c in case_dirs(v)]
         ops = {c["onnx_op"] for c in cases}
-        check("ops", {"Pad", "Slice", "DepthToSpace", "SpaceToDepth", "Identity", "Expand", "Tile", "Resize", "Concat", "Split",
-                      "ReverseSequence", "GatherElements"} <= ops <=
-              {"Pad", "Slice", "DepthToSpace", "SpaceToDepth", "Identity", "Expand", "Transpose", "Tile", "Resize", "Concat", "Split",
-               "ReverseSequence", "GatherElements"},
+        check("ops", {"Pad", "Slice", "DepthToSpace", "SpaceToDepth", "Identity", "Expand", "Tile", "Resize", "Concat", "Split"} <= ops <=
+              {"Pad", "Slice", "DepthToSpace", "SpaceToDepth", "Identity", "Expand", "Transpose", "Tile", "Resize", "Concat", "Split"},
               str(ops))
-        # Every drawn JOIN and SPLIT has an ONNX form (the cycle draws every 16th of each), strided
+        # Every drawn JOIN and SPLIT has an ONNX form (the cycle draws every 14th of each), strided
         # parts included, with one or several parts; output_K.pb per Split output.
         for dml, op in (("JOIN", "Concat"), ("SPLIT", "Split")):
-            drawn = len([k for k in range(2000) if k % 16 == (12 if dml == "JOIN" else 13)])
+            drawn = len([k for k in range(2000) if k % 14 == (12 if dml == "JOIN" else 13)])
             mine = [c for c in cases if c["onnx_op"] == op]
             check(op + ": every drawn " + dml, len(mine) == drawn, "%d of %d" % (len(mine), drawn))
             parts = [len(c["input_names"]) if op == "Concat" else len(c["output_names"]) for c in mine]
@@ -106,25 +105,60 @@ def roundtrip():
         check("Pad modes", {c["attributes"]["mode"] for c in cases if c["onnx_op"] == "Pad"} == {"constant", "edge", "reflect", "wrap"})
         steps = [s for c in cases if c["onnx_op"] == "Slice" for s in c["inputs"]["steps"]]
         check("Slice steps of both signs", min(steps) < 0 < max(steps))
-        # REVERSE_SUBSEQUENCES (every 16th, 14th of the cycle) as ReverseSequence where it is one:
-        # both axis orders, lengths 0 and the whole axis, strided and broadcast tensors; the rest
-        # counted above by reason. GATHER_ELEMENTS (15th) always: the four index types (unsigned
-        # ones as int64), negative indices, strided tensors.
-        rs = [c for c in cases if c["onnx_op"] == "ReverseSequence"]
-        drawn = len([k for k in range(2000) if k % 16 == 14])
-        check("ReverseSequence: most drawn REVERSE_SUBSEQUENCES", drawn * 0.6 < len(rs) < drawn, "%d of %d" % (len(rs), drawn))
-        check("ReverseSequence: both axis orders", {(c["attributes"]["batch_axis"], c["attributes"]["time_axis"]) for c in rs} ==
-              {(0, 1), (1, 0)}, str(rs[:1]))
-        check("ReverseSequence: length 0 and whole axes",
-              any(0 in c["inputs"]["sequence_lens"] for c in rs) and
-              any(l == c["input_shape"][c["attributes"]["time_axis"]] for c in rs for l in c["inputs"]["sequence_lens"]))
-        check("ReverseSequence: strided lengths", any(c["input_strides"][1] is not None for c in rs))
-        ge = [c for c in cases if c["onnx_op"] == "GatherElements"]
-        drawn = len([k for k in range(2000) if k % 16 == 15])
-        check("GatherElements: every drawn GATHER_ELEMENTS", len(ge) == drawn, "%d of %d" % (len(ge), drawn))
-        check("GatherElements: the four index types", {c["index_type"] for c in ge} == {"UINT32", "INT32", "UINT64", "INT64"})
-        check("GatherElements: negative indices", any(i < 0 for c in ge for i in c["inputs"]["indices"]))
-        check("GatherElements: strided tensors", any(x is not None for c in ge for x in c["input_strides"]))
+        indexed(t)
+
+
+def export_indexed(d, count, fmt="onnx"):
+    r = run(["vectors", "--out", d, "--ops", "reverse_subsequences,gather_elements", "--count", str(count), "--seed", "1",
+             "--format", fmt])
+    check("vectors --ops reverse_subsequences,gather_elements", r.returncode == 0, r.stdout + r.stderr)
+    return r
+
+
+def indexed(t):
+    """REVERSE_SUBSEQUENCES (even cases) as ReverseSequence where it is one: both axis orders,
+    lengths 0 and the whole axis, strided and broadcast tensors, the rest counted by reason.
+    GATHER_ELEMENTS (odd cases) always: the four index types (unsigned ones as int64), negative
+    indices, strided tensors. `--format both` writes the index tensor as its own .npy file."""
+    v = os.path.join(t, "indexed")
+    r = export_indexed(v, 400, "both")
+    print(r.stdout, end="")
+    m = re.search(r"onnx: exported (\d+) node tests, left out (\d+) \((.*)\)\n", r.stdout)
+    check("indexed summary line", m is not None, r.stdout)
+    if m:
+        check("indexed: exported + left out = 400", int(m.group(1)) + int(m.group(2)) == 400, r.stdout)
+        for word in ("REVERSE_SUBSEQUENCES of one dimension", "REVERSE_SUBSEQUENCES with Axis 2 or more",
+                     "REVERSE_SUBSEQUENCES with SequenceLengthsTensor values varying off the batch axis",
+                     "REVERSE_SUBSEQUENCES with a SequenceLengthsTensor value past its Axis size"):
+            check("indexed: left out by reason: " + word, word in m.group(3), m.group(3))
+    r = run(["run", v])
+    last = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ""
+    print(last)
+    check("indexed: run agrees with every output_0.pb", r.returncode == 0 and re.match(r"\d+ node tests: (\d+) passed, 0 failed", last),
+          r.stdout[-3000:] + r.stderr)
+    folders = sorted(os.listdir(v))
+    for c in folders:
+        files = set(os.listdir(os.path.join(v, c)))
+        want = "sequence_lengths.npy" if "_REVERSE_SUBSEQUENCES_" in c else "indices.npy"
+        check("indexed: DxDispatch files of " + c, {"model.json", "input.npy", want, "expected.npy"} <= files, str(files))
+    cases = [json.load(open(os.path.join(c, "case.json"))) for c in case_dirs(v)]
+    check("indexed ops", {c["onnx_op"] for c in cases} == {"ReverseSequence", "GatherElements"})
+    check("indexed types", len({c["data_type"] for c in cases}) == 11, str({c["data_type"] for c in cases}))
+    rs = [c for c in cases if c["onnx_op"] == "ReverseSequence"]
+    drawn = 200
+    check("ReverseSequence: most drawn REVERSE_SUBSEQUENCES", drawn * 0.6 < len(rs) < drawn, "%d of %d" % (len(rs), drawn))
+    check("ReverseSequence: both axis orders", {(c["attributes"]["batch_axis"], c["attributes"]["time_axis"]) for c in rs} ==
+          {(0, 1), (1, 0)}, str(rs[:1]))
+    check("ReverseSequence: length 0 and whole axes",
+          any(0 in c["inputs"]["sequence_lens"] for c in rs) and
+          any(l == c["input_shape"][c["attributes"]["time_axis"]] for c in rs for l in c["inputs"]["sequence_lens"]))
+    check("ReverseSequence: strided lengths", any(c["input_strides"][1] is not None for c in rs))
+    ge = [c for c in cases if c["onnx_op"] == "GatherElements"]
+    drawn = 200
+    check("GatherElements: every drawn GATHER_ELEMENTS", len(ge) == drawn, "%d of %d" % (len(ge), drawn))
+    check("GatherElements: the four index types", {c["index_type"] for c in ge} == {"UINT32", "INT32", "UINT64", "INT64"})
+    check("GatherElements: negative indices", any(i < 0 for c in ge for i in c["inputs"]["indices"]))
+    check("GatherElements: strided tensors", any(x is not None for c in ge for x in c["input_strides"]))
 
 
 # ONNX's meaning of each exported node, in numpy (ONNX's reference implementation does the same).
@@ -224,8 +258,9 @@ def checker():
     with tempfile.TemporaryDirectory() as t:
         v = os.path.join(t, "v")
         export(v, 2000, 1)
+        export_indexed(os.path.join(t, "indexed"), 400)
         checked = beyond = meant = 0
-        for c in case_dirs(v):
+        for c in case_dirs(v) + case_dirs(os.path.join(t, "indexed")):
             name = os.path.basename(c)
             model = onnx.load(os.path.join(c, "model.onnx"))
             opset = [o.version for o in model.opset_import if o.domain in ("", "ai.onnx")][0]
