@@ -12,13 +12,16 @@
 # Without the registry (and no earlier install) it prints "skipped: ..." and exits 0.
 # Environment: BUILD_DIR (build-ort: ONNX Runtime, the cases, the reports, and the tool unless
 # DMLREF_TOOL names one built already, as CI does with the test stage's), ORT_COUNT (cases drawn, 12000 over the fourteen operators the cycle draws: about 5,700 have an
-# exact ONNX form and are exported, and ONNX Runtime loads and runs about 4,700 of those), ORT_SEED (1); ORT_SUITE=DIR checks
+# exact ONNX form and are exported, and ONNX Runtime loads and runs about 4,700 of those), ORT_INDEXED_COUNT
+# (1500: REVERSE_SUBSEQUENCES and GATHER_ELEMENTS, which `dmlref vectors` draws by --ops only, exported
+# beside them into build-ort/ort-cases-indexed: about 1,350), ORT_SEED (1); ORT_SUITE=DIR checks
 # the node tests already in DIR instead of exporting.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 build=${BUILD_DIR:-build-ort}
 count=${ORT_COUNT:-12000}
+indexed_count=${ORT_INDEXED_COUNT:-1500}
 seed=${ORT_SEED:-1}
 start=$SECONDS
 step() { echo "-- [$((SECONDS - start)) s] $*"; }
@@ -43,16 +46,22 @@ if [[ -z "${ORT_SUITE:-}" && "$help" != *--format* ]]; then
 fi
 
 cases=${ORT_SUITE:-$build/ort-cases} report=$build/ort-report
+indexed=()
 rm -rf "$report" "$build/ort-planted" "$build/ort-planted-report"
 if [[ -z "${ORT_SUITE:-}" ]]; then
   step "exporting $count cases (seed $seed) to $cases"
   rm -rf "$cases"
   "$dmlref" vectors --format both --count "$count" --seed "$seed" --out "$cases"
+  step "exporting $indexed_count REVERSE_SUBSEQUENCES and GATHER_ELEMENTS cases (seed $seed) to $cases-indexed"
+  rm -rf "$cases-indexed"
+  "$dmlref" vectors --format both --ops reverse_subsequences,gather_elements --count "$indexed_count" --seed "$seed" \
+    --out "$cases-indexed"
+  indexed=("$cases-indexed")
 fi
 
 step "running them through ONNX Runtime's CPU provider (reproducers of differences: $report)"
 node tests/onnx/ort_check.mjs --dmlref "$dmlref" --out "$report" --modules "$build/ort/node_modules" --coverage \
-  --reproducers tests/onnx/reproducers "$cases"
+  --reproducers tests/onnx/reproducers "$cases" "${indexed[@]}"
 
 step "a planted difference must fail the check"
 # The exported float32 slice with the largest output (a case ONNX Runtime runs bit-exactly), else

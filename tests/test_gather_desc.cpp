@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -284,6 +285,33 @@ TEST_CASE("consumers written for one input and one output refuse the gathers by 
     CHECK_THAT(*why, Catch::StartsWith("GATHER (the ONNX export writes nodes of one input and one output"));
 #endif
 }
+
+#ifdef DMLREF_HAVE_ONNX
+TEST_CASE("the ONNX export writes GATHER_ELEMENTS as GatherElements, refusing an index outside its axis", "[gather_elements][desc][onnx]") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / fmt::format("dmlref-gather-elements-export-{}", std::random_device{}());
+    const auto in = bytes_of(iota_from(0, 6));
+    node_test::export_tally tally;
+    const auto idx = bytes_of(std::vector<std::int32_t>{2, -3, 0, -1});
+    const std::span<const std::byte> good[] = {in, idx};
+    CHECK_FALSE(node_test::export_case_buffers(dir / "good", gather_elements_desc{f32({2, 3}), typed(data_type::int32, {2, 2}),
+                                                                                   f32({2, 2}), 1},
+                                               good, tally));
+    CHECK(fs::is_regular_file(dir / "good" / "model.onnx"));
+    for (const std::int32_t bad : {3, -4}) {
+        const auto b = bytes_of(std::vector<std::int32_t>{2, bad, 0, -1});
+        const std::span<const std::byte> buffers[] = {in, b};
+        const auto why = node_test::export_case_buffers(dir / "bad", gather_elements_desc{f32({2, 3}), typed(data_type::int32, {2, 2}),
+                                                                                         f32({2, 2}), 1},
+                                                        buffers, tally);
+        REQUIRE(why.has_value());
+        CHECK_THAT(*why, Catch::StartsWith("GATHER_ELEMENTS with an IndicesTensor value outside its Axis"));
+    }
+    CHECK(tally.exported == 1);
+    CHECK_FALSE(fs::exists(dir / "bad"));
+    fs::remove_all(dir);
+}
+#endif
 
 TEST_CASE("model files: the gather descs with DxDispatch's field names and bindings", "[gather][desc][model]") {
     for (const operator_desc& d : {operator_desc(gather_desc{f32({3, 2}), typed(data_type::int64, {1, 4}), f32({4, 2}), 0, 1}),

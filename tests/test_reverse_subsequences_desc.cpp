@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -332,14 +333,42 @@ TEST_CASE("consumers written for one input and one output refuse REVERSE_SUBSEQU
     CHECK_THROWS_WITH(model::single_operator_model(d, 2, "in.npy", "out.npy"),
                       "REVERSE_SUBSEQUENCES: the model writer takes one input and one output tensor; it does not take "
                       "REVERSE_SUBSEQUENCES (several input tensors) yet");
-#ifdef DMLREF_HAVE_ONNX
-    node_test::export_tally tally;
-    const auto why = node_test::export_case("never-written", d, {}, tally);
-    REQUIRE(why.has_value());
-    CHECK_THAT(*why, Catch::StartsWith("REVERSE_SUBSEQUENCES (the ONNX export writes nodes of one input and one output"));
-    CHECK(tally.exported == 0);
-#endif
 }
+
+#ifdef DMLREF_HAVE_ONNX
+TEST_CASE("the ONNX export writes REVERSE_SUBSEQUENCES as ReverseSequence only where it means the same",
+          "[reverse_subsequences][desc][onnx]") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / fmt::format("dmlref-revseq-export-{}", std::random_device{}());
+    const auto in = bytes_of(iota_from(0, 24));
+    const auto export_with = [&](const operator_desc& d, const std::vector<std::uint32_t>& lengths, node_test::export_tally& tally) {
+        const auto len = bytes_of(lengths);
+        const std::span<const std::byte> buffers[] = {in, len};
+        return node_test::export_case_buffers(dir / fmt::format("{}", tally.exported + tally.left_out.size()), d, buffers, tally);
+    };
+    node_test::export_tally tally;
+    // Exported: Axis 1 (time_axis 1, batch_axis 0), and Axis 0 with the lengths along axis 1.
+    CHECK_FALSE(export_with(reverse_subsequences_desc{f32({2, 4}), u32({2, 1}), f32({2, 4}), 1}, {4, 0}, tally));
+    CHECK_FALSE(export_with(reverse_subsequences_desc{f32({3, 2, 2}), u32({1, 2, 2}), f32({3, 2, 2}), 0}, {3, 3, 1, 1}, tally));
+    CHECK(tally.exported == 2);
+    CHECK(fs::is_regular_file(dir / "0" / "model.onnx"));
+    // Left out, by reason.
+    const auto refused = [&](const operator_desc& d, const std::vector<std::uint32_t>& lengths, std::string_view reason) {
+        const auto why = export_with(d, lengths, tally);
+        REQUIRE(why.has_value());
+        CHECK_THAT(*why, Catch::StartsWith(std::string(reason)));
+    };
+    refused(reverse_subsequences_desc{f32({4}), u32({1}), f32({4}), 0}, {2}, "REVERSE_SUBSEQUENCES of one dimension");
+    refused(reverse_subsequences_desc{f32({1, 2, 4}), u32({1, 2, 1}), f32({1, 2, 4}), 2}, {1, 2}, "REVERSE_SUBSEQUENCES with Axis 2 or more");
+    refused(reverse_subsequences_desc{f32({3, 2, 2}), u32({1, 2, 2}), f32({3, 2, 2}), 0}, {3, 2, 1, 1},
+            "REVERSE_SUBSEQUENCES with SequenceLengthsTensor values varying off the batch axis");
+    refused(reverse_subsequences_desc{f32({2, 4}), u32({2, 1}), f32({2, 4}), 1}, {5, 0},
+            "REVERSE_SUBSEQUENCES with a SequenceLengthsTensor value past its Axis size");
+    CHECK(tally.exported == 2);
+    CHECK(tally.left_out.size() == 4);
+    fs::remove_all(dir);
+}
+#endif
 
 TEST_CASE("model files: REVERSE_SUBSEQUENCES descs and their three bindings, as DxDispatch names them",
           "[reverse_subsequences][desc][model]") {

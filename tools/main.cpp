@@ -412,8 +412,7 @@ const std::map<std::string, std::size_t> op_index = {
     {"element_wise_identity", 8}, {"slice_grad", 9}, {"tile", 10}, {"upsample_2d", 11},
     {"join", 12}, {"split", 13}};
 
-/// The operators `vectors` draws only when --ops names them, with their index (or lengths) tensors
-/// drawn as the parity run draws them (directml_parity.hpp): numbered after op_index's.
+/// The operators `vectors` draws only when --ops names them (vectors_desc): numbered after op_index's.
 const std::map<std::string, operator_type> indexed_op_index = {
     {"reverse_subsequences", operator_type::reverse_subsequences},
     {"gather", operator_type::gather},
@@ -424,6 +423,22 @@ const std::map<std::string, operator_type> indexed_op_index = {
     {"scatter", operator_type::scatter_elements},
     {"scatter_nd", operator_type::scatter_nd},
     {"one_hot", operator_type::one_hot}};
+
+/// What `dmlref vectors` draws for `which`: random_any_desc's fourteen below all_operator_count (the
+/// default cycle, which every shared seed names); above it, all_operator_count plus an indexed
+/// operator's value, by --ops only. REVERSE_SUBSEQUENCES and GATHER_ELEMENTS come from random_cases'
+/// draws, mostly descs ONNX expresses (ReverseSequence, GatherElements), their index tensors filled
+/// by random_cases::vectors_index_values; the others as the parity run's valid cases.
+operator_desc vectors_desc(random_cases::rng_t& rng, std::size_t which) {
+    if (which < random_cases::all_operator_count) return random_cases::random_any_desc(rng, which);
+    const auto op = static_cast<operator_type>(which - random_cases::all_operator_count);
+    if (op == operator_type::reverse_subsequences || op == operator_type::gather_elements) {
+        const data_type type = random_cases::random_type(rng);
+        return op == operator_type::reverse_subsequences ? random_cases::random_reverse_subsequences(rng, type)
+                                                         : random_cases::random_gather_elements(rng, type);
+    }
+    return parity::random_indexed_desc(op, rng());
+}
 
 /// A case folder of JOIN, SPLIT or an indexed operator: one .npy file per tensor, a tensor array's
 /// numbered (input_0.npy, input_1.npy, ... for JOIN's InputTensors; output_0.npy and expected_0.npy,
@@ -451,7 +466,10 @@ std::vector<npy::array> write_parts_case(const fs::path& dir, const operator_des
     for (std::size_t k = 0; k < ins.size(); ++k) {
         const std::uint64_t n = model::buffer_elements(ins[k].desc());
         const data_type type = ins[k].desc().data_type;
-        if (parity::is_index_input(desc, k)) { // indices inside their axes (lengths: up to twice the axis)
+        if (k == 1 && (std::holds_alternative<reverse_subsequences_desc>(desc) || std::holds_alternative<gather_elements_desc>(desc))) {
+            values.push_back(npy::array{type, {n}, random_cases::random_bytes(rng, n * element_size(type))});
+            random_cases::vectors_index_values(rng, desc, values.back().data); // valid lengths and indices
+        } else if (parity::is_index_input(desc, k)) { // indices inside their axes, as the parity run draws them
             std::vector<std::byte> bytes = parity::index_input(desc, rng());
             bytes.resize(static_cast<std::size_t>(n * element_size(type)));
             values.push_back(npy::array{type, {n}, std::move(bytes)});
@@ -509,12 +527,7 @@ int vectors_command(const fs::path& out_dir, const std::vector<std::string>& ops
     fs::create_directories(out_dir);
     random_cases::rng_t rng(seed);
     for (std::uint32_t k = 0; k < count; ++k) {
-        // `which` is random_any_desc's index, or all_operator_count plus an indexed operator's value.
-        const std::size_t which = chosen[k % chosen.size()];
-        operator_desc desc = which < random_cases::all_operator_count
-                                 ? random_cases::random_any_desc(rng, which)
-                                 : parity::random_indexed_desc(
-                                       static_cast<operator_type>(which - random_cases::all_operator_count), rng());
+        operator_desc desc = vectors_desc(rng, chosen[k % chosen.size()]);
         if (!binds_one_input_and_output(type_of(desc))) {
             // Buffers exactly DMLCalcBufferTensorSize, as DxDispatch sizes them.
             const auto exact = [](buffer_tensor_desc& t) { t.total_tensor_size_in_bytes = calc_buffer_tensor_size(t); };
@@ -524,11 +537,20 @@ int vectors_command(const fs::path& out_dir, const std::vector<std::string>& ops
             } else if (auto* s = std::get_if<split_desc>(&desc)) {
                 exact(s->input_tensor);
                 for (auto& t : s->output_tensors) exact(t);
+            } else if (auto* r = std::get_if<reverse_subsequences_desc>(&desc)) {
+                exact(r->input_tensor);
+                exact(r->sequence_lengths_tensor);
+                exact(r->output_tensor);
+            } else if (auto* g = std::get_if<gather_elements_desc>(&desc)) {
+                exact(g->input_tensor);
+                exact(g->indices_tensor);
+                exact(g->output_tensor);
             }
             const fs::path dir = out_dir / fmt::format("{:05}_{}_{}", k, to_string(type_of(desc)), to_string(data_type_of(desc)));
             [[maybe_unused]] const auto values = write_parts_case(dir, desc, rng, dxdispatch); // the same draws in every format
 #ifdef DMLREF_HAVE_ONNX
-            // JOIN as Concat, SPLIT as Split, over the same buffers (a case left out writes no folder of its own).
+            // JOIN as Concat, SPLIT as Split, REVERSE_SUBSEQUENCES as ReverseSequence, GATHER_ELEMENTS as
+            // GatherElements, over the same buffers (a case left out writes no folder of its own).
             if (onnx) {
                 std::vector<std::span<const std::byte>> buffers;
                 for (const auto& v : values) buffers.emplace_back(v.data);

@@ -41,12 +41,24 @@
 //            Axis), one graph output per entry, output_0 ... output_{N-1} (output_K.pb), in order.
 //            Split-13 takes `split` as an input, as Slice and Pad take their index lists (Split-2..12
 //            as an attribute; Split-1, float types only, either way).
+//   REVERSE_SUBSEQUENCES -> ReverseSequence-10 (time_axis = Axis, batch_axis the other of axes 0
+//            and 1; sequence_lens an int64 input [batch size], the lengths read off the batch axis).
+//            Only where ReverseSequence says the same: 2 or more dimensions, Axis 0 or 1, the
+//            lengths equal along every axis but the batch axis, and each within [0, the Axis size]
+//            (ReverseSequence accepts no other; a longer one DirectML's page clamps): the rest are
+//            left out. The lengths' values decide this, so the plan reads them.
+//   GATHER_ELEMENTS -> GatherElements-11 (`axis` = Axis; data, then indices). INT32 and INT64
+//            indices go in as they are, UINT32 and UINT64 ones as int64 (GatherElements takes
+//            int32 and int64); a negative signed index counts from the end in both (GatherElements
+//            from opset 11 on: [-s, s-1]). An index outside its axis (which dmlref refuses and
+//            GatherElements calls an error): left out.
 //   Their parts are packed ONNX tensors whatever the descs' strides: each input_K.pb holds the
 //   elements its tensor reads, each output_K.pb those its tensor is written, gathered in C order
 //   (case.json's input_strides and output_strides keep the layouts).
 // Input layouts: a strided or broadcast InputTensor decides which buffer elements the operator
 // reads, which a node test (a packed tensor per input) cannot say: left out (but IDENTITY's above,
-// and JOIN's and SPLIT's parts, gathered as said there).
+// and JOIN's and SPLIT's parts, and REVERSE_SUBSEQUENCES's and GATHER_ELEMENTS's tensors, gathered
+// as said there: their meaning is that of the logical tensors).
 // Output strides only place the results in memory: those cases are exported with the packed
 // logical output.
 #include <algorithm>
@@ -97,7 +109,9 @@ struct node_plan {
     std::vector<std::string> data_names;
     /// The node's outputs in order: "output", or Split's "output_0", ... one per OutputTensors entry.
     std::vector<std::string> output_names{"output"};
-    std::optional<std::int64_t> axis; ///< Concat, Split
+    std::optional<std::int64_t> axis; ///< Concat, Split, GatherElements
+    /// Integer attributes besides axis and blocksize (ReverseSequence's batch_axis, time_axis).
+    std::vector<std::pair<std::string, std::int64_t>> ints;
 };
 
 node_plan make_plan(std::string op_type, std::string data_name, std::int64_t opset) {
@@ -270,10 +284,93 @@ std::variant<node_plan, std::string> plan_parts(const operator_desc& desc) {
     return p;
 }
 
-std::variant<node_plan, std::string> plan_of(const operator_desc& desc) {
+/// An integer element of a gathered index tensor (UINT32, INT32, UINT64 or INT64) as int64; an
+/// unsigned one of 2^63 or more as -1 (outside every axis: the callers refuse it).
+std::int64_t index_at(const npy::array& a, std::size_t i) {
+    switch (a.type) {
+    case data_type::uint32: { std::uint32_t v; std::memcpy(&v, a.data.data() + 4 * i, 4); return v; }
+    case data_type::int32: { std::int32_t v; std::memcpy(&v, a.data.data() + 4 * i, 4); return v; }
+    case data_type::uint64: {
+        std::uint64_t v;
+        std::memcpy(&v, a.data.data() + 8 * i, 8);
+        return v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) ? -1 : static_cast<std::int64_t>(v);
+    }
+    default: { std::int64_t v; std::memcpy(&v, a.data.data() + 8 * i, 8); return v; }
+    }
+}
+
+/// REVERSE_SUBSEQUENCES as ReverseSequence-10 and GATHER_ELEMENTS as GatherElements-11 (see the
+/// mapping above), from the logical tensors `gathered` (one per input tensor, C order), or why not.
+std::variant<node_plan, std::string> plan_indexed(const operator_desc& desc, const std::vector<npy::array>& gathered) {
+    if (const auto* r = std::get_if<reverse_subsequences_desc>(&desc)) {
+        const auto& sizes = r->input_tensor.sizes;
+        if (sizes.size() < 2)
+            return std::string("REVERSE_SUBSEQUENCES of one dimension (ReverseSequence's input has 2 or more: a batch axis and a "
+                               "time axis)");
+        if (r->axis > 1)
+            return std::string("REVERSE_SUBSEQUENCES with Axis 2 or more (ReverseSequence reverses along axis 0 or 1, its "
+                               "time_axis)");
+        const std::size_t batch = 1 - r->axis;
+        const npy::array& lengths = gathered.at(1);
+        std::vector<std::int64_t> lens(sizes[batch], -2); // -2: not seen yet
+        std::vector<std::uint32_t> c(sizes.size(), 0);
+        const auto& lsizes = r->sequence_lengths_tensor.sizes;
+        for (std::size_t e = 0; e < element_count(lsizes); ++e) {
+            const std::int64_t v = index_at(lengths, e);
+            if (v < 0 || v > std::int64_t{sizes[r->axis]})
+                return std::string("REVERSE_SUBSEQUENCES with a SequenceLengthsTensor value past its Axis size (DirectML's page "
+                                   "clamps it; ReverseSequence takes lengths in [0, the time axis's size] only)");
+            std::int64_t& seen = lens[c[batch]];
+            if (seen != -2 && seen != v)
+                return std::string("REVERSE_SUBSEQUENCES with SequenceLengthsTensor values varying off the batch axis "
+                                   "(ReverseSequence has one length per index of batch_axis, the other of axes 0 and 1)");
+            seen = v;
+            for (std::size_t k = c.size(); k-- > 0;) {
+                if (++c[k] < lsizes[k]) break;
+                c[k] = 0;
+            }
+        }
+        node_plan p = make_plan("ReverseSequence", "input", 10);
+        p.ints = {{"batch_axis", static_cast<std::int64_t>(batch)}, {"time_axis", static_cast<std::int64_t>(r->axis)}};
+        p.inputs.push_back({"sequence_lens", int64_vector(lens)});
+        return p;
+    }
+    const auto& g = std::get<gather_elements_desc>(desc);
+    const npy::array& indices = gathered.at(1);
+    const std::int64_t size = g.input_tensor.sizes[g.axis];
+    const bool is_signed = indices.type == data_type::int32 || indices.type == data_type::int64;
+    std::vector<std::int64_t> values(indices.data.size() / element_size(indices.type));
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        values[i] = index_at(indices, i);
+        if (values[i] >= size || values[i] < (is_signed ? -size : 0))
+            return std::string("GATHER_ELEMENTS with an IndicesTensor value outside its Axis (dmlref refuses it; "
+                               "GatherElements calls it an error)");
+    }
+    node_plan p = make_plan("GatherElements", "data", 11);
+    p.axis = g.axis;
+    npy::array onnx_indices = indices.type == data_type::int32 ? indices : int64_vector(values);
+    onnx_indices.shape = indices.shape;
+    p.inputs.push_back({"indices", std::move(onnx_indices)});
+    return p;
+}
+
+std::variant<node_plan, std::string> plan_of(const operator_desc& desc, std::span<const std::vector<std::byte>> buffers) {
     if (binds_tensor_arrays(type_of(desc))) return plan_parts(desc);
+    if (std::holds_alternative<reverse_subsequences_desc>(desc) || std::holds_alternative<gather_elements_desc>(desc)) {
+        const auto ins = inputs_of(desc);
+        if (buffers.size() != ins.size())
+            throw std::logic_error(fmt::format("the ONNX export of {} was given {} input buffers for {} input tensors",
+                                               to_string(type_of(desc)), buffers.size(), ins.size()));
+        std::vector<npy::array> gathered;
+        for (std::size_t k = 0; k < ins.size(); ++k) {
+            const buffer_tensor_desc& t = ins[k].desc();
+            gathered.push_back(npy::array{t.data_type, {t.sizes.begin(), t.sizes.end()}, detail::gather(t, buffers[k])});
+        }
+        return plan_indexed(desc, gathered);
+    }
     if (!binds_one_input_and_output(type_of(desc)))
-        return fmt::format("{} (the ONNX export writes nodes of one input and one output, and JOIN's and SPLIT's, so "
+        return fmt::format("{} (the ONNX export writes nodes of one input and one output, and JOIN's, SPLIT's, "
+                           "REVERSE_SUBSEQUENCES's and GATHER_ELEMENTS's, so "
                            "other operators with several inputs or outputs are not exported yet)",
                            to_string(type_of(desc)));
     const buffer_tensor_desc& in = inputs_of(desc).front().desc();
@@ -405,6 +502,12 @@ std::string model_bytes(const node_plan& p, const std::vector<npy::array>& data,
         a->set_type(onnx::AttributeProto::INT);
         a->set_i(*p.axis);
     }
+    for (const auto& [name, value] : p.ints) {
+        auto* a = node->add_attribute();
+        a->set_name(name);
+        a->set_type(onnx::AttributeProto::INT);
+        a->set_i(value);
+    }
     if (p.blocksize) {
         auto* a = node->add_attribute();
         a->set_name("blocksize");
@@ -463,7 +566,7 @@ nlohmann::json json_scalar(const npy::array& a) {
 
 // case.json, a sidecar for classifiers and people. Its fields (names are stable):
 //   onnx_op        "Pad" | "Slice" | "DepthToSpace" | "SpaceToDepth" | "Identity" | "Transpose" | "Expand" |
-//                  "Tile" | "Resize" | "Concat" | "Split"
+//                  "Tile" | "Resize" | "Concat" | "Split" | "ReverseSequence" | "GatherElements"
 //   opset, ir_version  what model.onnx declares
 //   dml_op         "DML_OPERATOR_PADDING1", ... (the DirectML operator the case came from)
 //   dml_desc       the DirectML desc in one line, DirectML's field names (strides included)
@@ -489,6 +592,13 @@ nlohmann::json json_scalar(const npy::array& a) {
 //   output_strides Split: a list, each OutputTensors entry's strides (null when packed)
 //   output_names   the graph outputs in order (output_K.pb is the K-th)
 //   attributes     {"axis": A}; inputs: Split {"split": [...]}
+//   ReverseSequence and GatherElements (REVERSE_SUBSEQUENCES and GATHER_ELEMENTS) also have:
+//   input_strides  each input tensor's strides in DirectML (null when packed), the index tensor
+//                  second: which buffer elements input_K.pb holds, gathered in C order
+//   index_type     the DirectML index tensor's DataType ("UINT32", ...; the ONNX input is int64,
+//                  or int32 for INT32)
+//   attributes     ReverseSequence {"batch_axis": B, "time_axis": T}, GatherElements {"axis": A};
+//   inputs         ReverseSequence {"sequence_lens": [...]}, GatherElements {"indices": [...]} (flat, C order)
 std::string case_json(const node_plan& p, const operator_desc& desc, const std::vector<npy::array>& datas,
                       const std::vector<npy::array>& outputs) {
     const buffer_tensor_desc& out = outputs_of(desc).front().desc();
@@ -523,11 +633,18 @@ std::string case_json(const node_plan& p, const operator_desc& desc, const std::
     } else {
         j["output_strides"] = strides_of(out);
     }
+    if (std::holds_alternative<reverse_subsequences_desc>(desc) || std::holds_alternative<gather_elements_desc>(desc)) {
+        nlohmann::ordered_json in_strides = nlohmann::ordered_json::array();
+        for (const auto& t : inputs_of(desc)) in_strides.push_back(strides_of(t.desc()));
+        j["input_strides"] = in_strides;
+        j["index_type"] = std::string(to_string(inputs_of(desc)[1].desc().data_type));
+    }
     nlohmann::ordered_json attributes = nlohmann::ordered_json::object();
     if (p.axis) attributes["axis"] = *p.axis;
     if (!p.mode.empty()) attributes["mode"] = p.mode;
     if (p.blocksize) attributes["blocksize"] = p.blocksize;
     if (!p.perm.empty()) attributes["perm"] = p.perm;
+    for (const auto& [name, value] : p.ints) attributes[name] = value;
     for (const auto& [name, value] : p.strings) attributes[name] = value;
     j["attributes"] = attributes;
     nlohmann::ordered_json inputs = nlohmann::ordered_json::object();
@@ -543,6 +660,10 @@ std::string case_json(const node_plan& p, const operator_desc& desc, const std::
             }
         } else if (t.value.type == data_type::float32) { // Resize's roi and scales
             std::vector<float> v(t.value.data.size() / 4);
+            if (!v.empty()) std::memcpy(v.data(), t.value.data.data(), t.value.data.size());
+            inputs[t.name] = v;
+        } else if (t.value.type == data_type::int32) { // GatherElements's INT32 indices
+            std::vector<std::int32_t> v(t.value.data.size() / 4);
             if (!v.empty()) std::memcpy(v.data(), t.value.data.data(), t.value.data.size());
             inputs[t.name] = v;
         } else {
@@ -618,7 +739,16 @@ void write_case(const fs::path& dir, const node_plan& p, const operator_desc& de
 std::optional<std::string> export_case_buffers(const fs::path& dir, const operator_desc& desc,
                                                std::span<const std::span<const std::byte>> input_buffers, export_tally& tally,
                                                npy::temporary_observer on_temporary) {
-    auto planned = plan_of(desc);
+    // The buffers as a dispatch binds them: at least TotalTensorSizeInBytes (the plan of
+    // REVERSE_SUBSEQUENCES and GATHER_ELEMENTS reads the index tensor's values).
+    const auto ins = inputs_of(desc);
+    std::vector<std::vector<std::byte>> padded;
+    for (std::size_t k = 0; k < input_buffers.size(); ++k) {
+        padded.emplace_back(input_buffers[k].begin(), input_buffers[k].end());
+        if (k < ins.size() && padded[k].size() < ins[k].desc().total_tensor_size_in_bytes)
+            padded[k].resize(static_cast<std::size_t>(ins[k].desc().total_tensor_size_in_bytes));
+    }
+    auto planned = plan_of(desc, padded);
     if (auto* why = std::get_if<std::string>(&planned)) {
         ++tally.left_out[*why];
         return *why;

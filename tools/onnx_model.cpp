@@ -1,7 +1,8 @@
 // ONNX node tests read back: a one-node model of Pad, Slice, DepthToSpace, SpaceToDepth, Identity,
-// Transpose, Expand, Tile, Resize, Concat or Split mapped to the DirectML desc of the same meaning
-// (PADDING1, SLICE1, DEPTH_TO_SPACE1, SPACE_TO_DEPTH1, ELEMENT_WISE_IDENTITY, TILE, UPSAMPLE_2D,
-// JOIN and SPLIT on packed tensors; Transpose and Expand as ELEMENT_WISE_IDENTITY reading the
+// Transpose, Expand, Tile, Resize, Concat, Split, ReverseSequence or GatherElements mapped to the
+// DirectML desc of the same meaning (PADDING1, SLICE1, DEPTH_TO_SPACE1, SPACE_TO_DEPTH1,
+// ELEMENT_WISE_IDENTITY, TILE, UPSAMPLE_2D, JOIN, SPLIT, REVERSE_SUBSEQUENCES and GATHER_ELEMENTS
+// on packed tensors; Transpose and Expand as ELEMENT_WISE_IDENTITY reading the
 // packed data through permuted or zero strides), run on the reference and compared with the data
 // set's outputs (output_K.pb, one per graph output).
 #include <algorithm>
@@ -553,6 +554,78 @@ operator_desc map_split(const node_context& node, const onnx::NodeProto& n, std:
     return d;
 }
 
+/// ReverseSequence (opset 10 on) as REVERSE_SUBSEQUENCES: Axis = time_axis (default 0), the
+/// lengths UINT64 of the input's sizes with 1 on Axis, each sequence_lens[i] laid along batch_axis
+/// (default 1; the other of axes 0 and 1). Lengths outside [0, the time axis's size] are refused
+/// (ReverseSequence does not define them; ONNX Runtime refuses them).
+operator_desc map_reverse_sequence(const node_context& node, const onnx::NodeProto& n, std::int64_t opset, const npy::array& data,
+                                   const std::vector<std::optional<npy::array>>& inputs, npy::array& lengths_out) {
+    only_attributes(node, n, {"batch_axis", "time_axis"});
+    if (opset < 10) node.fail(fmt::format("ReverseSequence came with opset 10; this model imports opset {}", opset));
+    const auto sizes = dml_sizes(node, data, 2, 8);
+    const auto* b = attribute(n, "batch_axis");
+    const auto* t = attribute(n, "time_axis");
+    const std::int64_t batch = b ? b->i() : 1, time = t ? t->i() : 0;
+    if ((batch != 0 && batch != 1) || (time != 0 && time != 1) || batch == time)
+        node.fail(fmt::format("attributes batch_axis={} and time_axis={}: ReverseSequence takes 0 and 1, one each", batch, time));
+    if (inputs.size() < 2 || !inputs[1]) node.fail("input 'sequence_lens' is missing");
+    const npy::array& s = *inputs[1];
+    if (s.type != data_type::int64) node.fail(fmt::format("input 'sequence_lens' is {}; ReverseSequence takes int64", to_string(s.type)));
+    const auto batch_size = sizes[static_cast<std::size_t>(batch)], time_size = sizes[static_cast<std::size_t>(time)];
+    if (s.shape.size() != 1 || s.shape[0] != batch_size)
+        node.fail(fmt::format("input 'sequence_lens' has shape {{{}}}; batch_axis {} has size {}, so it must be {{{}}}",
+                              fmt::join(s.shape, ", "), batch, batch_size, batch_size));
+    const auto lens = integers(s, node.label + ": input 'sequence_lens'");
+    for (std::size_t i = 0; i < lens.size(); ++i)
+        if (lens[i] < 0 || lens[i] > std::int64_t{time_size})
+            node.fail(fmt::format("input sequence_lens[{}]={} is outside [0, {}] (time_axis {}'s size)", i, lens[i], time_size, time));
+    auto lsizes = sizes;
+    lsizes[static_cast<std::size_t>(time)] = 1;
+    lengths_out = npy::array{data_type::uint64, {lsizes.begin(), lsizes.end()}, {}};
+    const std::uint64_t count = element_count(lsizes);
+    lengths_out.data.resize(static_cast<std::size_t>(count) * 8);
+    std::uint64_t inner = 1; // elements per index of batch_axis
+    for (std::size_t k = static_cast<std::size_t>(batch) + 1; k < lsizes.size(); ++k) inner *= lsizes[k];
+    for (std::uint64_t e = 0; e < count; ++e) {
+        const auto v = static_cast<std::uint64_t>(lens[static_cast<std::size_t>((e / inner) % batch_size)]);
+        std::memcpy(lengths_out.data.data() + e * 8, &v, 8);
+    }
+    return reverse_subsequences_desc{packed(data.type, sizes), packed(data_type::uint64, lsizes), packed(data.type, sizes),
+                                     static_cast<std::uint32_t>(time)};
+}
+
+/// GatherElements (opset 11 on) as GATHER_ELEMENTS: Axis = axis (default 0, negative counting from
+/// the end), indices INT32 or INT64 as given, negative ones counting from the end as both define
+/// them. DirectML's indices have the data's sizes on every axis but Axis; an index outside
+/// [-s, s-1] is refused (GatherElements calls it an error).
+operator_desc map_gather_elements(const node_context& node, const onnx::NodeProto& n, std::int64_t opset, const npy::array& data,
+                                  const std::vector<std::optional<npy::array>>& inputs) {
+    only_attributes(node, n, {"axis"});
+    if (opset < 11) node.fail(fmt::format("GatherElements came with opset 11; this model imports opset {}", opset));
+    const auto sizes = dml_sizes(node, data, 1, 8);
+    if (inputs.size() < 2 || !inputs[1]) node.fail("input 'indices' is missing");
+    const npy::array& idx = *inputs[1];
+    if (idx.type != data_type::int32 && idx.type != data_type::int64)
+        node.fail(fmt::format("input 'indices' is {}; GatherElements takes int32 or int64", to_string(idx.type)));
+    if (idx.shape.size() != sizes.size())
+        node.fail(fmt::format("input 'indices' has {} dimensions; the data has {}", idx.shape.size(), sizes.size()));
+    const node_context part{node.label + ": input 'indices'"};
+    const auto isizes = dml_sizes(part, idx, 1, 8);
+    const auto* a = attribute(n, "axis");
+    const std::uint32_t axis = axis_of(node, a ? a->i() : 0, sizes.size(), opset, 11);
+    for (std::size_t k = 0; k < sizes.size(); ++k)
+        if (k != axis && isizes[k] != sizes[k])
+            node.fail(fmt::format("input 'indices' has size {} on axis {}; the data has {} (DirectML's GATHER_ELEMENTS takes "
+                                  "the data's sizes on every axis but axis {})",
+                                  isizes[k], k, sizes[k], axis));
+    const auto values = integers(idx, node.label + ": input 'indices'");
+    const std::int64_t s = sizes[axis];
+    for (std::size_t i = 0; i < values.size(); ++i)
+        if (values[i] < -s || values[i] >= s)
+            node.fail(fmt::format("input indices[{}]={} is outside [{}, {}] (axis {}'s size is {})", i, values[i], -s, s - 1, axis, s));
+    return gather_elements_desc{packed(data.type, sizes), packed(idx.type, isizes), packed(data.type, isizes), axis};
+}
+
 bool has_model(const fs::path& folder) {
     std::error_code error;
     return fs::is_regular_file(folder / "model.onnx", error);
@@ -584,7 +657,7 @@ loaded_test load_node_test(const fs::path& model_path) {
     if (opset < 0) throw validation_error(fmt::format("{}: imports no opset of the default domain", model_path.string()));
     const auto& g = m.graph();
     if (g.node_size() != 1)
-        throw validation_error(fmt::format("{}: the graph has {} nodes; one node of Pad, Slice, DepthToSpace, SpaceToDepth, Identity, Transpose, Expand, Tile, Resize, Concat or Split is mapped",
+        throw validation_error(fmt::format("{}: the graph has {} nodes; one node of Pad, Slice, DepthToSpace, SpaceToDepth, Identity, Transpose, Expand, Tile, Resize, Concat, Split, ReverseSequence or GatherElements is mapped",
                                            model_path.string(), g.node_size()));
     const onnx::NodeProto& n = g.node(0);
     const node_context node{fmt::format("{}: node 0 ({})", model_path.string(), n.op_type())};
@@ -641,8 +714,15 @@ loaded_test load_node_test(const fs::path& model_path) {
         test.inputs.clear();
         for (const auto& in : inputs) test.inputs.push_back(*in); // map_concat: every one present
     } else if (n.op_type() == "Split") test.desc = map_split(node, n, opset, data, inputs);
-    else node.fail("the operator has no DirectML data-movement form here (Pad, Slice, DepthToSpace, SpaceToDepth, Identity, "
-                   "Transpose, Expand, Tile, Resize, Concat and Split do)");
+    else if (n.op_type() == "ReverseSequence") {
+        npy::array lengths;
+        test.desc = map_reverse_sequence(node, n, opset, data, inputs, lengths);
+        test.inputs.push_back(std::move(lengths));
+    } else if (n.op_type() == "GatherElements") {
+        test.desc = map_gather_elements(node, n, opset, data, inputs);
+        test.inputs.push_back(*inputs[1]); // map_gather_elements: present
+    } else node.fail("the operator has no DirectML data-movement form here (Pad, Slice, DepthToSpace, SpaceToDepth, Identity, "
+                   "Transpose, Expand, Tile, Resize, Concat, Split, ReverseSequence and GatherElements do)");
     if (auto why = dmlref::validate(test.desc)) node.fail(fmt::format("the DirectML desc it maps to is invalid: {}", *why));
 
     std::error_code error;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -323,6 +324,91 @@ inline operator_desc random_any_desc(rng_t& rng, std::size_t index) {
     if (which < operator_count) return random_desc(rng, which);
     const data_type type = random_type(rng);
     return which == operator_count ? random_join(rng, type) : random_split(rng, type);
+}
+
+/// REVERSE_SUBSEQUENCES for `dmlref vectors`: mostly the descs ONNX ReverseSequence expresses (2 to 5
+/// axes, Axis 0 or 1); one in ten of any rank 1 to 8 and any Axis. Every layout random_tensor
+/// draws, the lengths UINT32 or UINT64; redrawn until the desc layer accepts it (the data types
+/// and ranks of the newest feature level). The lengths' values: vectors_index_values.
+inline operator_desc random_reverse_subsequences(rng_t& rng, data_type type) {
+    for (;;) {
+        const bool onnx_like = !chance(rng, 10);
+        const std::size_t rank = onnx_like ? pick(rng, 2, 5) : pick(rng, 1, 8);
+        const auto sizes = random_sizes(rng, rank);
+        const auto axis = onnx_like ? pick(rng, 0, 1) : pick(rng, 0, static_cast<std::uint32_t>(rank - 1));
+        auto lengths = sizes;
+        lengths[axis] = 1;
+        const data_type length_type = chance(rng, 50) ? data_type::uint32 : data_type::uint64;
+        operator_desc d = reverse_subsequences_desc{random_tensor(rng, type, sizes, true), random_tensor(rng, length_type, lengths, true),
+                                                    random_tensor(rng, type, sizes, false), axis};
+        if (!validate(d)) return d;
+        type = random_type(rng);
+    }
+}
+
+/// GATHER_ELEMENTS for `dmlref vectors`: 1 to 5 axes, any Axis, 1 to 4 indices along it, the four
+/// index types, every layout random_tensor draws; redrawn until the desc layer accepts it.
+inline operator_desc random_gather_elements(rng_t& rng, data_type type) {
+    constexpr data_type index_types[] = {data_type::uint32, data_type::int32, data_type::uint64, data_type::int64};
+    for (;;) {
+        const std::size_t rank = pick(rng, 1, 5);
+        const auto sizes = random_sizes(rng, rank);
+        const auto axis = pick(rng, 0, static_cast<std::uint32_t>(rank - 1));
+        auto indices = sizes;
+        indices[axis] = pick(rng, 1, 4);
+        const data_type index_type = index_types[pick(rng, 0, 3)];
+        operator_desc d = gather_elements_desc{random_tensor(rng, type, sizes, true), random_tensor(rng, index_type, indices, true),
+                                               random_tensor(rng, type, indices, false), axis};
+        if (!validate(d)) return d;
+        type = random_type(rng);
+    }
+}
+
+/// The index tensor's values of a REVERSE_SUBSEQUENCES or GATHER_ELEMENTS desc drawn above, written
+/// into `buffer` (the tensor's whole buffer) at each element's place; an element that several
+/// coordinates share (a zero stride) keeps the last value, which is valid for all of them.
+/// REVERSE_SUBSEQUENCES: mostly one length per index of the batch axis (the other of axes 0 and 1),
+/// 0 to the axis size; one in seven varying on every axis, one in twenty past the axis (DirectML's
+/// page clamps those). GATHER_ELEMENTS: an index inside the axis, negative for half of the signed
+/// types' (counting from the end).
+inline void vectors_index_values(rng_t& rng, const operator_desc& d, std::vector<std::byte>& buffer) {
+    const buffer_tensor_desc& t = inputs_of(d)[1].desc();
+    const buffer_tensor_desc& in = inputs_of(d)[0].desc();
+    const std::size_t rank = t.sizes.size(), width = element_size(t.data_type);
+    const bool is_signed = t.data_type == data_type::int32 || t.data_type == data_type::int64;
+    std::uint32_t axis = 0;
+    std::visit([&](const auto& x) { if constexpr (requires { x.axis; }) axis = x.axis; }, d);
+    const std::uint32_t bound = in.sizes[axis];
+    const bool reverse = std::holds_alternative<reverse_subsequences_desc>(d);
+    const std::size_t batch = axis == 0 && rank > 1 ? 1 : 0;
+    const bool per_batch = reverse && !chance(rng, 15);
+    const bool past = reverse && chance(rng, 5);
+    std::vector<std::int64_t> batch_lengths;
+    if (per_batch)
+        for (std::uint32_t b = 0; b < t.sizes[batch]; ++b) batch_lengths.push_back(pick(rng, 0, bound));
+    if (past) batch_lengths.assign(batch_lengths.size(), bound + pick(rng, 1, 3));
+    std::vector<std::uint32_t> c(rank, 0);
+    const std::uint64_t count = element_count(t.sizes);
+    for (std::uint64_t e = 0; e < count; ++e) {
+        std::uint64_t offset = 0, packed = 1;
+        for (std::size_t k = rank; k-- > 0;) {
+            offset += std::uint64_t{c[k]} * (t.strides ? (*t.strides)[k] : packed);
+            packed *= t.sizes[k];
+        }
+        std::int64_t v = 0;
+        if (reverse) {
+            v = per_batch ? batch_lengths[c[batch]] : past ? bound + 1 : pick(rng, 0, bound);
+        } else {
+            v = pick(rng, 0, bound - 1);
+            if (is_signed && chance(rng, 50)) v -= bound;
+        }
+        const std::uint64_t bits = static_cast<std::uint64_t>(v);
+        if ((offset + 1) * width <= buffer.size()) std::memcpy(buffer.data() + offset * width, &bits, width); // little-endian
+        for (std::size_t k = rank; k-- > 0;) {
+            if (++c[k] < t.sizes[k]) break;
+            c[k] = 0;
+        }
+    }
 }
 
 inline const buffer_tensor_desc& input_of(const operator_desc& d) {

@@ -541,6 +541,36 @@ TEST_CASE("directml: REVERSE_SUBSEQUENCES's lengths from 0 to past 2^63 against 
     CHECK(as_floats(low) == std::vector<float>{1, 0, 2, 3, 4});
 }
 
+TEST_CASE("directml: GATHER past 8 logical output dimensions (known divergence gather-output-past-8-dimensions)") {
+    // Input {1, ..., 1, 2}, indices of size 1 on every axis with strides 36, 43, 50, ... (legal:
+    // an axis of one element never steps), IndexDimensions k. The logical output has N + k - 1
+    // dimensions before its leading 1s drop: DirectML gathers it right up to 8 and wrong past 8.
+    const auto probe = [](std::size_t n, std::uint32_t k) {
+        std::vector<std::uint32_t> sizes(n, 1), ones(n, 1), strides(n);
+        sizes.back() = 2;
+        for (std::size_t i = 0; i < n; ++i) strides[i] = static_cast<std::uint32_t>(36 + 7 * i);
+        buffer_tensor_desc indices = make_buffer_tensor_desc(data_type::uint32, ones, strides);
+        const operator_desc d = gather_desc{f32(sizes), indices, f32(sizes), 0, k};
+        INFO(to_string(d));
+        REQUIRE_FALSE(dml().accepts(d).has_value());
+        const std::vector<std::vector<std::byte>> inputs = {floats({1, 2}),
+                                                            std::vector<std::byte>(indices.total_tensor_size_in_bytes)};
+        const auto out = dml().run(d, spans(inputs));
+        REQUIRE(out.size() == 1);
+        std::vector<std::byte> expected(out[0].size());
+        const std::span<std::byte> outs[] = {expected};
+        execute(d, spans(inputs), outs);
+        CHECK(as_floats(expected) == std::vector<float>{1, 2});
+        return out[0] == expected;
+    };
+    CHECK(probe(7, 2));  // 8 dimensions
+    CHECK(probe(5, 4));  // 8
+    CHECK(probe(6, 3));  // 8
+    CHECK_FALSE(probe(8, 2)); // 9: DirectML's output differs
+    CHECK_FALSE(probe(5, 5));
+    CHECK_FALSE(probe(6, 4));
+}
+
 TEST_CASE("directml: SCATTER_ND's IndicesTensor and ONE_HOT's ValuesTensor with another DimensionCount (known divergences)") {
     // The pages ask for one DimensionCount; DirectML 1.15.4 accepts other ones here (known
     // divergences scatter-nd-indices-dimension-count-unchecked and

@@ -280,6 +280,16 @@ function coverageTable(cases, results, spec) {
       const strides = op === 'Concat' ? c.info.input_strides : c.info.output_strides;
       if ((strides || []).some((s) => s !== null)) bump(features, `${op} strided or broadcast parts`);
     }
+    if (op === 'ReverseSequence') {
+      bump(features, `ReverseSequence time_axis ${c.info.attributes.time_axis}`);
+      if (c.info.inputs.sequence_lens.includes(0)) bump(features, 'ReverseSequence a length 0');
+    }
+    if (op === 'GatherElements') {
+      bump(features, `GatherElements ${c.info.index_type === 'INT32' ? 'int32' : 'int64'} indices`);
+      if (c.info.inputs.indices.some((i) => i < 0)) bump(features, 'GatherElements negative indices');
+    }
+    if ((op === 'ReverseSequence' || op === 'GatherElements') && (c.info.input_strides || []).some((s) => s !== null))
+      bump(features, `${op} strided or broadcast tensors`);
     if (op === 'Slice') {
       const steps = (c.info.inputs && c.info.inputs.steps) || [];
       bump(features, steps.some((s) => s < 0) ? 'Slice negative step' : 'Slice positive steps only');

@@ -6,11 +6,15 @@ X.pb Y.npy --op-desc model.onnx`).
 
 GROUP is one of:
   roundtrip  2000 cases exported (seed 1) and run back; every output_K.pb agrees; the left-out summary
-             counts by reason and the opsets are printed; every drawn JOIN and SPLIT is exported
-  checker    onnx.checker.check_model(full_check=True) on every model of an opset Debian's onnx knows
+             counts by reason and the opsets are printed; every drawn JOIN and SPLIT is exported; then
+             400 of `--ops reverse_subsequences,gather_elements` (seed 1) the same way: every
+             GATHER_ELEMENTS exported, REVERSE_SUBSEQUENCES where ReverseSequence expresses it
+  checker    (the same 2000 cases and 400 indexed ones)
+             onnx.checker.check_model(full_check=True) on every model of an opset Debian's onnx knows
              (<= 17), counting those beyond; every .pb is raw_data with the graph input's name, dims
              and type; and each model's ONNX meaning, evaluated with numpy (np.pad, slicing with
-             ONNX's clamping, the reshape/transpose of the ONNX reference, np.concatenate, np.split), gives
+             ONNX's clamping, the reshape/transpose of the ONNX reference, np.concatenate, np.split, a
+             reversed prefix per batch index, np.take_along_axis), gives
              every output_K.pb bit for bit
   errors     models outside the mapped subset are refused naming node and attribute/input; a changed
              output_0.pb fails `run` with the report; compare reads .pb and model.onnx
@@ -101,6 +105,60 @@ def roundtrip():
         check("Pad modes", {c["attributes"]["mode"] for c in cases if c["onnx_op"] == "Pad"} == {"constant", "edge", "reflect", "wrap"})
         steps = [s for c in cases if c["onnx_op"] == "Slice" for s in c["inputs"]["steps"]]
         check("Slice steps of both signs", min(steps) < 0 < max(steps))
+        indexed(t)
+
+
+def export_indexed(d, count, fmt="onnx"):
+    r = run(["vectors", "--out", d, "--ops", "reverse_subsequences,gather_elements", "--count", str(count), "--seed", "1",
+             "--format", fmt])
+    check("vectors --ops reverse_subsequences,gather_elements", r.returncode == 0, r.stdout + r.stderr)
+    return r
+
+
+def indexed(t):
+    """REVERSE_SUBSEQUENCES (even cases) as ReverseSequence where it is one: both axis orders,
+    lengths 0 and the whole axis, strided and broadcast tensors, the rest counted by reason.
+    GATHER_ELEMENTS (odd cases) always: the four index types (unsigned ones as int64), negative
+    indices, strided tensors. `--format both` writes the index tensor as its own .npy file."""
+    v = os.path.join(t, "indexed")
+    r = export_indexed(v, 400, "both")
+    print(r.stdout, end="")
+    m = re.search(r"onnx: exported (\d+) node tests, left out (\d+) \((.*)\)\n", r.stdout)
+    check("indexed summary line", m is not None, r.stdout)
+    if m:
+        check("indexed: exported + left out = 400", int(m.group(1)) + int(m.group(2)) == 400, r.stdout)
+        for word in ("REVERSE_SUBSEQUENCES of one dimension", "REVERSE_SUBSEQUENCES with Axis 2 or more",
+                     "REVERSE_SUBSEQUENCES with SequenceLengthsTensor values varying off the batch axis",
+                     "REVERSE_SUBSEQUENCES with a SequenceLengthsTensor value past its Axis size"):
+            check("indexed: left out by reason: " + word, word in m.group(3), m.group(3))
+    r = run(["run", v])
+    last = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ""
+    print(last)
+    check("indexed: run agrees with every output_0.pb", r.returncode == 0 and re.match(r"\d+ node tests: (\d+) passed, 0 failed", last),
+          r.stdout[-3000:] + r.stderr)
+    folders = sorted(os.listdir(v))
+    for c in folders:
+        files = set(os.listdir(os.path.join(v, c)))
+        want = "sequence_lengths.npy" if "_REVERSE_SUBSEQUENCES_" in c else "indices.npy"
+        check("indexed: DxDispatch files of " + c, {"model.json", "input.npy", want, "expected.npy"} <= files, str(files))
+    cases = [json.load(open(os.path.join(c, "case.json"))) for c in case_dirs(v)]
+    check("indexed ops", {c["onnx_op"] for c in cases} == {"ReverseSequence", "GatherElements"})
+    check("indexed types", len({c["data_type"] for c in cases}) == 11, str({c["data_type"] for c in cases}))
+    rs = [c for c in cases if c["onnx_op"] == "ReverseSequence"]
+    drawn = 200
+    check("ReverseSequence: most drawn REVERSE_SUBSEQUENCES", drawn * 0.6 < len(rs) < drawn, "%d of %d" % (len(rs), drawn))
+    check("ReverseSequence: both axis orders", {(c["attributes"]["batch_axis"], c["attributes"]["time_axis"]) for c in rs} ==
+          {(0, 1), (1, 0)}, str(rs[:1]))
+    check("ReverseSequence: length 0 and whole axes",
+          any(0 in c["inputs"]["sequence_lens"] for c in rs) and
+          any(l == c["input_shape"][c["attributes"]["time_axis"]] for c in rs for l in c["inputs"]["sequence_lens"]))
+    check("ReverseSequence: strided lengths", any(c["input_strides"][1] is not None for c in rs))
+    ge = [c for c in cases if c["onnx_op"] == "GatherElements"]
+    drawn = 200
+    check("GatherElements: every drawn GATHER_ELEMENTS", len(ge) == drawn, "%d of %d" % (len(ge), drawn))
+    check("GatherElements: the four index types", {c["index_type"] for c in ge} == {"UINT32", "INT32", "UINT64", "INT64"})
+    check("GatherElements: negative indices", any(i < 0 for c in ge for i in c["inputs"]["indices"]))
+    check("GatherElements: strided tensors", any(x is not None for c in ge for x in c["input_strides"]))
 
 
 # ONNX's meaning of each exported node, in numpy (ONNX's reference implementation does the same).
@@ -155,6 +213,20 @@ def onnx_meaning(node, inputs):
         # A list: the parts along axis, split[k] elements each.
         axis = attrs.get("axis", 0)
         return np.split(x, np.cumsum([int(v) for v in inputs[1]])[:-1], axis=axis)
+    if node.op_type == "ReverseSequence":
+        # Per index i of batch_axis, the first sequence_lens[i] elements along time_axis reversed.
+        batch, time = attrs.get("batch_axis", 1), attrs.get("time_axis", 0)
+        y = x.copy()
+        for i, n in enumerate(int(v) for v in inputs[1]):
+            at = [slice(None)] * x.ndim
+            at[batch] = i
+            rows = x[tuple(at)]  # batch_axis gone: time_axis is axis 0 of rows
+            y[tuple(at)][:n] = rows[:n][::-1]
+        return y
+    if node.op_type == "GatherElements":
+        axis = attrs.get("axis", 0)
+        indices = inputs[1].astype(np.int64)
+        return np.take_along_axis(x, np.where(indices < 0, indices + x.shape[axis], indices), axis=axis)
     if node.op_type == "Resize":
         # Resize-11's nearest mode as its spec defines it, axis by axis: the input coordinate of
         # output index o by the coordinate transformation, rounded by nearest_mode, clamped.
@@ -186,8 +258,9 @@ def checker():
     with tempfile.TemporaryDirectory() as t:
         v = os.path.join(t, "v")
         export(v, 2000, 1)
+        export_indexed(os.path.join(t, "indexed"), 400)
         checked = beyond = meant = 0
-        for c in case_dirs(v):
+        for c in case_dirs(v) + case_dirs(os.path.join(t, "indexed")):
             name = os.path.basename(c)
             model = onnx.load(os.path.join(c, "model.onnx"))
             opset = [o.version for o in model.opset_import if o.domain in ("", "ai.onnx")][0]
@@ -331,6 +404,28 @@ def errors():
                 ("split_num_outputs_count", "Split", [("x", x)], ["y0", "y1"], 18, {"axis": 1, "num_outputs": 4},
                  ["node 0 (Split)", "attribute num_outputs=4; the node has 2 outputs"])):
             cases.append((name, node_model(op, ins, outs, opset, **attrs), ins, words))
+        # ReverseSequence and GatherElements: the same.
+        seq = np.array([2, 1], np.int64)
+        i2 = np.array([[0, 4, 1, 0], [-4, 3, -1, 0]], np.int64)
+        for name, op, ins, opset, attrs, words in (
+                ("revseq_axes", "ReverseSequence", [("x", x), ("s", seq)], 10, {"batch_axis": 0, "time_axis": 0},
+                 ["node 0 (ReverseSequence)", "batch_axis=0 and time_axis=0", "0 and 1, one each"]),
+                ("revseq_length", "ReverseSequence", [("x", x), ("s", np.array([5, 1], np.int64))], 10,
+                 {"batch_axis": 0, "time_axis": 1},
+                 ["node 0 (ReverseSequence)", "sequence_lens[0]=5 is outside [0, 4] (time_axis 1's size)"]),
+                ("revseq_negative", "ReverseSequence", [("x", x), ("s", np.array([1, 1, -1, 0], np.int64))], 10, {},
+                 ["node 0 (ReverseSequence)", "sequence_lens[2]=-1 is outside [0, 2]"]),
+                ("revseq_shape", "ReverseSequence", [("x", x), ("s", np.array([1, 1, 1], np.int64))], 10, {},
+                 ["node 0 (ReverseSequence)", "'sequence_lens' has shape {3}; batch_axis 1 has size 4"]),
+                ("revseq_int32", "ReverseSequence", [("x", x), ("s", seq.astype(np.int32))], 10, {"batch_axis": 0, "time_axis": 1},
+                 ["node 0 (ReverseSequence)", "'sequence_lens' is INT32; ReverseSequence takes int64"]),
+                ("gatherelements_range", "GatherElements", [("x", x), ("i", i2)], 11, {"axis": 1},
+                 ["node 0 (GatherElements)", "indices[1]=4 is outside [-4, 3] (axis 1's size is 4)"]),
+                ("gatherelements_sizes", "GatherElements", [("x", x), ("i", i2[:1])], 11, {"axis": 1},
+                 ["node 0 (GatherElements)", "'indices' has size 1 on axis 0; the data has 2"]),
+                ("gatherelements_opset10", "GatherElements", [("x", x), ("i", i2)], 10, {"axis": 1},
+                 ["node 0 (GatherElements)", "came with opset 11; this model imports opset 10"])):
+            cases.append((name, node_model(op, ins, ["y"], opset, **attrs), ins, words))
         m = node_model("Split", [("x", x)], ["y0", "y1"], 13, axis=1)
         del m.graph.output[1]
         cases.append(("split_graph_outputs", m, [("x", x)], ["node 0 (Split)", "the graph has 1 outputs; the node has 2"]))
@@ -396,10 +491,12 @@ def formats():
             # The DxDispatch form: one input.npy and one expected.npy, but input_K.npy for JOIN's
             # inputs and expected_K.npy for SPLIT's outputs.
             dxdispatch = set(os.listdir(os.path.join(default, d)))
-            inputs = {f for f in dxdispatch if re.fullmatch(r"input(_\d+)?\.npy", f)}
+            inputs = {f for f in dxdispatch if re.fullmatch(r"(input(_\d+)?|sequence_lengths|indices)\.npy", f)}
             expected = {f for f in dxdispatch if re.fullmatch(r"expected(_\d+)?\.npy", f)}
             check("default: the DxDispatch files of " + d, dxdispatch == {"model.json"} | inputs | expected and
-                  (inputs == {"input.npy"} or "_JOIN_" in d) and (expected == {"expected.npy"} or "_SPLIT_" in d) and
+                  (inputs == {"input.npy"} or "_JOIN_" in d or
+                   "_REVERSE_SUBSEQUENCES_" in d and inputs == {"input.npy", "sequence_lengths.npy"} or
+                   "_GATHER_ELEMENTS_" in d and inputs == {"input.npy", "indices.npy"}) and (expected == {"expected.npy"} or "_SPLIT_" in d) and
                   inputs and expected, str(dxdispatch))
             check("both: DxDispatch files in " + d, dxdispatch <= files, str(files))
             for f in sorted(dxdispatch):
@@ -435,6 +532,23 @@ def formats():
              [("X", np.array([1, 2, 3, 4], np.float32).reshape(1, 1, 2, 2)), ("roi", np.array([], np.float32)),
               ("scales", np.array([1, 1, 2, 3], np.float32))],
              np.array([[[[1, 1, 1, 2, 2, 2], [1, 1, 1, 2, 2, 2], [3, 3, 3, 4, 4, 4], [3, 3, 3, 4, 4, 4]]]], np.float32), 11),
+            # test_reversesequence_time and test_reversesequence_batch (read back as REVERSE_SUBSEQUENCES).
+            ("reversesequence_time", helper.make_node("ReverseSequence", ["x", "sequence_lens"], ["y"], time_axis=0, batch_axis=1),
+             [("x", np.arange(16, dtype=np.float32).reshape(4, 4).T.copy()), ("sequence_lens", np.array([4, 3, 2, 1], np.int64))],
+             np.array([[3, 6, 9, 12], [2, 5, 8, 13], [1, 4, 10, 14], [0, 7, 11, 15]], np.float32), 10),
+            ("reversesequence_batch", helper.make_node("ReverseSequence", ["x", "sequence_lens"], ["y"], time_axis=1, batch_axis=0),
+             [("x", np.arange(16, dtype=np.float32).reshape(4, 4)), ("sequence_lens", np.array([1, 2, 3, 4], np.int64))],
+             np.array([[0, 1, 2, 3], [5, 4, 6, 7], [10, 9, 8, 11], [15, 14, 13, 12]], np.float32), 10),
+            # test_gather_elements_0, _1 and _negative_indices (read back as GATHER_ELEMENTS).
+            ("gather_elements_0", helper.make_node("GatherElements", ["data", "indices"], ["y"], axis=1),
+             [("data", np.array([[1, 2], [3, 4]], np.float32)), ("indices", np.array([[0, 0], [1, 0]], np.int32))],
+             np.array([[1, 1], [4, 3]], np.float32), 11),
+            ("gather_elements_1", helper.make_node("GatherElements", ["data", "indices"], ["y"], axis=0),
+             [("data", np.arange(1, 10, dtype=np.float32).reshape(3, 3)), ("indices", np.array([[1, 2, 0], [2, 0, 0]], np.int64))],
+             np.array([[4, 8, 3], [7, 2, 3]], np.float32), 11),
+            ("gather_elements_negative_indices", helper.make_node("GatherElements", ["data", "indices"], ["y"], axis=0),
+             [("data", np.arange(1, 10, dtype=np.float32).reshape(3, 3)), ("indices", np.array([[-1, -2, 0], [-2, 0, 0]], np.int32))],
+             np.array([[7, 5, 3], [4, 2, 3]], np.float32), 13),
         ]
         # Concat and Split written as ONNX's own node tests write them (test_concat_2d_axis_negative_1,
         # test_concat_3d_axis_0; Split's equal parts with no split, split as an input (opset 13),
