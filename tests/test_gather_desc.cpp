@@ -64,7 +64,7 @@ TEST_CASE("GATHER desc: DirectML's five examples", "[gather][desc]") {
     // DirectML 1.15.4 refuses it (E_INVALIDARG, docs/directml.md); only leading 1s are dropped.
     CHECK(message(gather_desc{f32({3, 2}), u32({1, 2}), f32({3, 2}), 1, 2}) ==
           "GATHER: the output sizes {3, 1, 2} for Axis 1 and IndexDimensions 2 need 3 dimensions; to fit the tensors' "
-          "DimensionCount 2 their first 1 must be 1 (only leading 1s are dropped)");
+          "DimensionCount 2 the leading 1 entry must be 1 (only leading 1s are dropped)");
     // With the input padded to {1, 3, 2} the 1 to drop leads, and both accept it.
     CHECK(run(gather_desc{f32({1, 3, 2}), u32({1, 1, 2}), f32({3, 1, 2}), 2, 2}, iota_from(1, 6), idx({1, 0})) ==
           std::vector<float>{2, 1, 4, 3, 6, 5});

@@ -109,9 +109,9 @@ inline std::optional<std::string> place_output(std::string_view op, const layout
     std::array<std::size_t, 2 * max_plan_rank> axis_of{};
     if (!fit_logical_shape(logical, logical_rank, n, axis_of))
         return detail::message("{}: the output sizes {} for {} need {} dimensions; to fit the tensors' DimensionCount {} "
-                               "their first {} must be 1 (only leading 1s are dropped)",
+                               "the leading {} {} must be 1 (only leading 1s are dropped)",
                                op, extents_text(std::span(logical).first(logical_rank)), what, logical_rank, n,
-                               logical_rank - n);
+                               logical_rank - n, logical_rank - n == 1 ? "entry" : "entries");
     std::array<std::ptrdiff_t, max_plan_rank> expected{};
     for (std::size_t j = 0; j < n; ++j) expected[j] = 1;
     for (std::size_t l = 0; l < logical_rank; ++l)
