@@ -449,31 +449,12 @@ reverse_subsequences_desc random_desc(std::mt19937_64& rng) {
     std::vector<std::uint32_t> sizes(rank);
     for (auto& s : sizes) s = pick(1, rank > 5 ? 3 : 5);
     if (rng() % 4 == 0) sizes[axis] = pick(6, 40); // long sequences
-    const auto tensor = [&](data_type t, std::vector<std::uint32_t> s, bool is_output) {
-        buffer_tensor_desc desc;
-        if (rng() % 3 == 0) {
-            desc = make_buffer_tensor_desc(t, s);
-        } else {
-            std::vector<std::size_t> order(rank);
-            std::iota(order.begin(), order.end(), 0);
-            std::shuffle(order.begin(), order.end(), rng);
-            std::vector<std::uint32_t> strides(rank);
-            std::uint32_t next = 1;
-            for (std::size_t i = rank; i-- > 0;) {
-                const std::size_t a = order[i];
-                const bool broadcast = (s[a] == 1 || !is_output) && rng() % 5 == 0;
-                strides[a] = broadcast ? 0 : next;
-                if (!broadcast) next *= s[a] + (rng() % 3 == 0 ? pick(1, 2) : 0); // gaps
-            }
-            desc = make_buffer_tensor_desc(t, s, strides);
-        }
-        if (rng() % 4 == 0) desc.total_tensor_size_in_bytes += pick(1, 9) * 4; // a buffer larger than its tensor
-        return desc;
-    };
     auto lengths_sizes = sizes;
     lengths_sizes[axis] = 1;
-    return reverse_subsequences_desc{tensor(type, sizes, false), tensor(lengths_type, lengths_sizes, false),
-                                     tensor(type, sizes, true), axis};
+    // Braces evaluate in order: input, lengths, output, as the draws always ran.
+    return reverse_subsequences_desc{random_tensor(rng, type, sizes, false, 5),
+                                     random_tensor(rng, lengths_type, lengths_sizes, false, 5),
+                                     random_tensor(rng, type, sizes, true, 5), axis};
 }
 
 /// Lengths for `d`'s buffer: 0, 1, the axis size, past it (up to 2n; 2^32 - 1, 2^63, 2^64 - 1 for UINT64),
