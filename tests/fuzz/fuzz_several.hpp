@@ -74,6 +74,20 @@ operator_desc make_several(input& in, std::uint8_t op, data_type type, data_type
         const std::uint8_t f = in.byte();
         return f < 0xf0 ? static_cast<std::uint32_t>(rank ? f % rank : 0) : in.raw<std::uint32_t>();
     };
+    // JOIN's and SPLIT's parts: up to four (none at all, too, which DirectML refuses), each of
+    // `sizes` with its own size on `along`; `add(k, part)` takes each, and may draw itself. Returns
+    // the parts' sum along the axis.
+    auto draw_parts = [&](std::uint32_t along, auto&& add) {
+        const std::size_t parts = in.byte() % 5;
+        std::uint64_t total = 0;
+        for (std::size_t k = 0; k < parts; ++k) {
+            std::vector<std::uint32_t> part = sizes;
+            if (along < rank) part[along] = 1 + in.u32(3);
+            total += along < rank ? part[along] : 0;
+            add(k, part);
+        }
+        return total;
+    };
     // A count next to `near`: equal most of the time, one off or anything sometimes.
     auto count_near = [&](std::size_t near) -> std::uint32_t {
         const std::uint8_t f = in.byte();
@@ -99,28 +113,17 @@ operator_desc make_several(input& in, std::uint8_t op, data_type type, data_type
     case 2: { // JOIN: parts of `sizes` with their own sizes on the axis
         join_desc d;
         d.axis = axis();
-        const std::size_t parts = in.byte() % 5; // none at all, too, which DirectML refuses
-        std::uint64_t total = 0;
-        for (std::size_t k = 0; k < parts; ++k) {
-            std::vector<std::uint32_t> part = sizes;
-            if (d.axis < rank) part[d.axis] = 1 + in.u32(3);
-            total += d.axis < rank ? part[d.axis] : 0;
+        const std::uint64_t total = draw_parts(d.axis, [&](std::size_t k, const std::vector<std::uint32_t>& part) {
             d.input_tensors.push_back(tensor(k == 0 ? type : in.byte() < 0xf8 ? type : out_type, part));
-        }
+        });
         d.output_tensor = tensor(out_type, out_sizes([&](std::size_t i) { return i == d.axis ? total : size_at(i); }));
         return d;
     }
     case 3: { // SPLIT: the input's axis cut into parts
         split_desc d;
         d.axis = axis();
-        const std::size_t parts = in.byte() % 5; // none at all, too, which DirectML refuses
-        std::uint64_t total = 0;
-        for (std::size_t k = 0; k < parts; ++k) {
-            std::vector<std::uint32_t> part = sizes;
-            if (d.axis < rank) part[d.axis] = 1 + in.u32(3);
-            total += d.axis < rank ? part[d.axis] : 0;
-            d.output_tensors.push_back(tensor(out_type, part));
-        }
+        const std::uint64_t total = draw_parts(
+            d.axis, [&](std::size_t, const std::vector<std::uint32_t>& part) { d.output_tensors.push_back(tensor(out_type, part)); });
         std::vector<std::uint32_t> whole = sizes;
         if (d.axis < rank && in.byte() < 0xf0) whole[d.axis] = static_cast<std::uint32_t>(total);
         d.input_tensor = tensor(type, whole);
