@@ -337,19 +337,31 @@ std::vector<bound_tensor> outputs_of(const Desc& d) {
 }
 
 /// inputs_of() of whichever desc `desc` holds.
-inline std::vector<bound_tensor> inputs_of(const operator_desc& desc) {
+DMLREF_FUNC std::vector<bound_tensor> inputs_of(const operator_desc& desc)
+#if DMLREF_DEFINE_FUNCS
+{
     return std::visit([](const auto& d) { return inputs_of(d); }, desc);
 }
+#else
+;
+#endif
 
 /// outputs_of() of whichever desc `desc` holds.
-inline std::vector<bound_tensor> outputs_of(const operator_desc& desc) {
+DMLREF_FUNC std::vector<bound_tensor> outputs_of(const operator_desc& desc)
+#if DMLREF_DEFINE_FUNCS
+{
     return std::visit([](const auto& d) { return outputs_of(d); }, desc);
 }
+#else
+;
+#endif
 
 constexpr std::string_view to_string(operator_type type) noexcept;
 
 namespace detail {
-[[noreturn]] inline void refuse_tensor_array(operator_type type, std::string_view consumer) {
+[[noreturn]] DMLREF_FUNC void refuse_tensor_array(operator_type type, std::string_view consumer)
+#if DMLREF_DEFINE_FUNCS
+{
     throw validation_error(std::string(to_string(type))
                                .append(": ")
                                .append(consumer)
@@ -357,6 +369,9 @@ namespace detail {
                                .append(to_string(type))
                                .append(binds_tensor_arrays(type) ? " (a tensor array) yet" : " (several input tensors) yet"));
 }
+#else
+;
+#endif
 } // namespace detail
 
 /// A visitor for consumers written for one input and one output tensor: calls `f` with the desc, or
@@ -385,7 +400,9 @@ template <class F> single_tensor_only(std::string_view, F) -> single_tensor_only
 
 /// The data type that the desc moves: its input's (JOIN's and ONE_HOT's output's; validation holds
 /// the data tensors to it). Allocates nothing, as execute() does not.
-inline data_type data_type_of(const operator_desc& desc) noexcept {
+DMLREF_FUNC data_type data_type_of(const operator_desc& desc) noexcept
+#if DMLREF_DEFINE_FUNCS
+{
     return std::visit(
         [](const auto& d) {
             using desc_t = std::remove_cvref_t<decltype(d)>;
@@ -397,11 +414,19 @@ inline data_type data_type_of(const operator_desc& desc) noexcept {
         },
         desc);
 }
+#else
+;
+#endif
 
 /// The DML_OPERATOR_TYPE of a desc.
-inline operator_type type_of(const operator_desc& desc) noexcept {
+DMLREF_FUNC operator_type type_of(const operator_desc& desc) noexcept
+#if DMLREF_DEFINE_FUNCS
+{
     return std::visit([](const auto& d) { return std::remove_cvref_t<decltype(d)>::type; }, desc);
 }
+#else
+;
+#endif
 
 /// DirectML's name without its prefix: "SLICE1".
 constexpr std::string_view to_string(operator_type type) noexcept {
@@ -625,7 +650,9 @@ constexpr bool supports_index_data_type(operator_type op, feature_level level, d
 namespace detail {
 
 /// The index types an operator supports at a level, for messages: "UINT32, UINT64".
-DMLREF_COLD inline std::string supported_index_types_text(operator_type op, feature_level level) {
+DMLREF_COLD DMLREF_FUNC std::string supported_index_types_text(operator_type op, feature_level level)
+#if DMLREF_DEFINE_FUNCS
+{
     std::string text;
     for (data_type t : movable_data_types)
         if (supports_index_data_type(op, level, t)) {
@@ -634,9 +661,14 @@ DMLREF_COLD inline std::string supported_index_types_text(operator_type op, feat
         }
     return text;
 }
+#else
+;
+#endif
 
 /// The types an operator supports at a level, for messages: "FLOAT32, FLOAT16".
-DMLREF_COLD inline std::string supported_types_text(operator_type op, feature_level level) {
+DMLREF_COLD DMLREF_FUNC std::string supported_types_text(operator_type op, feature_level level)
+#if DMLREF_DEFINE_FUNCS
+{
     std::string text;
     for (data_type t : movable_data_types)
         if (supports_data_type(op, level, t)) {
@@ -645,9 +677,14 @@ DMLREF_COLD inline std::string supported_types_text(operator_type op, feature_le
         }
     return text;
 }
+#else
+;
+#endif
 
 /// A tensor desc's extents and element strides (its own, or packed) as a layout.
-inline layout layout_of(const buffer_tensor_desc& desc) noexcept {
+DMLREF_FUNC layout layout_of(const buffer_tensor_desc& desc) noexcept
+#if DMLREF_DEFINE_FUNCS
+{
     layout l;
     l.rank = desc.sizes.size() < max_plan_rank ? desc.sizes.size() : max_plan_rank;
     for (std::size_t i = 0; i < l.rank; ++i) {
@@ -660,10 +697,15 @@ inline layout layout_of(const buffer_tensor_desc& desc) noexcept {
         });
     return l;
 }
+#else
+;
+#endif
 
 /// One tensor desc's own rules (DML_BUFFER_TENSOR_DESC, the operator's support table, DECISIONS 6 and 10).
-inline std::optional<std::string> check_tensor(std::string_view op, operator_type type, feature_level level,
-                                               std::string_view field, const buffer_tensor_desc& t, bool is_output) {
+DMLREF_FUNC std::optional<std::string> check_tensor(std::string_view op, operator_type type, feature_level level,
+                                               std::string_view field, const buffer_tensor_desc& t, bool is_output)
+#if DMLREF_DEFINE_FUNCS
+{
     const auto dt = static_cast<std::uint32_t>(t.data_type);
     if (t.data_type == data_type::unknown || element_bits(t.data_type) == 0)
         return detail::message("{}: {}.DataType is {}; it must be a DML_TENSOR_DATA_TYPE other than UNKNOWN (1 to 13)",
@@ -726,16 +768,24 @@ inline std::optional<std::string> check_tensor(std::string_view op, operator_typ
                                op, field, a, min_guaranteed_base_offset_alignment);
     return check_layout(op, field, layout_of(t), is_output);
 }
+#else
+;
+#endif
 
 /// Each of the op's arrays, named with its length, must have DimensionCount entries.
-inline std::optional<std::string> check_lengths(std::string_view op, std::size_t dims,
-                                                std::initializer_list<std::pair<std::string_view, std::size_t>> arrays) {
+DMLREF_FUNC std::optional<std::string> check_lengths(std::string_view op, std::size_t dims,
+                                                std::initializer_list<std::pair<std::string_view, std::size_t>> arrays)
+#if DMLREF_DEFINE_FUNCS
+{
     for (const auto& [field, size] : arrays)
         if (size != dims)
             return detail::message("{}: {} has {} entries; DimensionCount (the tensors' dimension count) is {}", op,
                                    field, size, dims);
     return std::nullopt;
 }
+#else
+;
+#endif
 
 template <class Array> std::array<std::ptrdiff_t, max_plan_rank> signed_array(const Array& values) noexcept {
     std::array<std::ptrdiff_t, max_plan_rank> out{};
@@ -744,7 +794,9 @@ template <class Array> std::array<std::ptrdiff_t, max_plan_rank> signed_array(co
 }
 
 /// SLICE v0's rules, in its own field names.
-inline std::optional<std::string> check_slice_v0(const slice_desc& d, const layout& in, const layout& out) {
+DMLREF_FUNC std::optional<std::string> check_slice_v0(const slice_desc& d, const layout& in, const layout& out)
+#if DMLREF_DEFINE_FUNCS
+{
     for (std::size_t i = 0; i < in.rank; ++i) {
         if (d.strides[i] == 0)
             return detail::message("SLICE: Strides[{}] is 0; dmlref rejects zero strides (DirectML defines none)", i);
@@ -762,14 +814,22 @@ inline std::optional<std::string> check_slice_v0(const slice_desc& d, const layo
     }
     return std::nullopt;
 }
+#else
+;
+#endif
 
 /// SLICE v0 as SLICE1: window size (Sizes - 1) * Strides + 1.
-inline std::array<std::ptrdiff_t, max_plan_rank> slice_v0_window(const slice_desc& d) noexcept {
+DMLREF_FUNC std::array<std::ptrdiff_t, max_plan_rank> slice_v0_window(const slice_desc& d) noexcept
+#if DMLREF_DEFINE_FUNCS
+{
     std::array<std::ptrdiff_t, max_plan_rank> window{};
     for (std::size_t i = 0; i < d.sizes.size() && i < max_plan_rank; ++i)
         window[i] = (static_cast<std::ptrdiff_t>(d.sizes[i]) - 1) * static_cast<std::ptrdiff_t>(d.strides[i]) + 1;
     return window;
 }
+#else
+;
+#endif
 
 template <class Desc> constexpr bool is_depth_space_v =
     std::is_same_v<Desc, depth_to_space_desc> || std::is_same_v<Desc, depth_to_space1_desc> ||
@@ -792,10 +852,12 @@ constexpr bool is_feature_level(feature_level level) noexcept { return to_string
 
 /// The rules every desc shares: the level is DirectML's, the operator exists at it, each tensor
 /// desc is valid, and the two agree on data type and dimension count.
-inline std::optional<std::string> check_tensors(operator_type type, feature_level level, const buffer_tensor_desc& input,
+DMLREF_FUNC std::optional<std::string> check_tensors(operator_type type, feature_level level, const buffer_tensor_desc& input,
                                                 const buffer_tensor_desc& output,
                                                 std::string_view input_field = "InputTensor",
-                                                std::string_view output_field = "OutputTensor") {
+                                                std::string_view output_field = "OutputTensor")
+#if DMLREF_DEFINE_FUNCS
+{
     const std::string_view op = to_string(type);
     if (!is_feature_level(level))
         return detail::message("{}: feature level {:#x} is not one of DirectML's DML_FEATURE_LEVEL values (1_0 = "
@@ -814,17 +876,27 @@ inline std::optional<std::string> check_tensors(operator_type type, feature_leve
                                output.sizes.size(), input_field, input.sizes.size());
     return std::nullopt;
 }
+#else
+;
+#endif
 
 /// The four depth/space descs' rules (the older two pass DEPTH_COLUMN_ROW as their order).
-inline std::optional<std::string> check_depth_space_desc(operator_type type, depth_space_direction direction,
+DMLREF_FUNC std::optional<std::string> check_depth_space_desc(operator_type type, depth_space_direction direction,
                                                          feature_level level, const buffer_tensor_desc& input,
                                                          const buffer_tensor_desc& output, std::uint32_t block_size,
-                                                         depth_space_order order) {
+                                                         depth_space_order order)
+#if DMLREF_DEFINE_FUNCS
+{
     if (auto m = check_tensors(type, level, input, output)) return m;
     return check_depth_space(to_string(type), direction, layout_of(input), layout_of(output), block_size, order);
 }
+#else
+;
+#endif
 
-inline std::optional<std::string> check_slice1_desc(const slice1_desc& d, feature_level level) {
+DMLREF_FUNC std::optional<std::string> check_slice1_desc(const slice1_desc& d, feature_level level)
+#if DMLREF_DEFINE_FUNCS
+{
     if (auto m = check_tensors(slice1_desc::type, level, d.input_tensor, d.output_tensor)) return m;
     const std::string_view op = to_string(slice1_desc::type);
     const std::size_t dims = d.input_tensor.sizes.size();
@@ -838,8 +910,13 @@ inline std::optional<std::string> check_slice1_desc(const slice1_desc& d, featur
     return check_slice1(op, layout_of(d.input_tensor), layout_of(d.output_tensor), std::span(offsets).first(dims),
                         std::span(sizes).first(dims), std::span(strides).first(dims));
 }
+#else
+;
+#endif
 
-inline std::optional<std::string> check_slice_desc(const slice_desc& d, feature_level level) {
+DMLREF_FUNC std::optional<std::string> check_slice_desc(const slice_desc& d, feature_level level)
+#if DMLREF_DEFINE_FUNCS
+{
     if (auto m = check_tensors(slice_desc::type, level, d.input_tensor, d.output_tensor)) return m;
     const std::string_view op = to_string(slice_desc::type);
     const std::size_t dims = d.input_tensor.sizes.size();
@@ -848,13 +925,18 @@ inline std::optional<std::string> check_slice_desc(const slice_desc& d, feature_
         return m;
     return check_slice_v0(d, layout_of(d.input_tensor), layout_of(d.output_tensor));
 }
+#else
+;
+#endif
 
 /// PADDING's and PADDING1's rules; `value_type` is PADDING1's PaddingValueDataType (PADDING has none).
-inline std::optional<std::string> check_padding_desc(operator_type type, feature_level level,
+DMLREF_FUNC std::optional<std::string> check_padding_desc(operator_type type, feature_level level,
                                                      const buffer_tensor_desc& input, const buffer_tensor_desc& output,
                                                      padding_mode padding_mode, std::optional<data_type> value_type,
                                                      const std::vector<std::uint32_t>& start_padding,
-                                                     const std::vector<std::uint32_t>& end_padding) {
+                                                     const std::vector<std::uint32_t>& end_padding)
+#if DMLREF_DEFINE_FUNCS
+{
     if (auto m = check_tensors(type, level, input, output)) return m;
     const std::string_view op = to_string(type);
     const std::size_t dims = input.sizes.size();
@@ -876,9 +958,14 @@ inline std::optional<std::string> check_padding_desc(operator_type type, feature
     return check_padding(op, layout_of(input), layout_of(output), padding_mode, std::span(start).first(dims),
                          std::span(end).first(dims));
 }
+#else
+;
+#endif
 
 /// ELEMENT_WISE_IDENTITY's rules: DirectML's, then dmlref's own refusal of ScaleBias.
-inline std::optional<std::string> check_identity_desc(const element_wise_identity_desc& d, feature_level level) {
+DMLREF_FUNC std::optional<std::string> check_identity_desc(const element_wise_identity_desc& d, feature_level level)
+#if DMLREF_DEFINE_FUNCS
+{
     if (auto m = check_tensors(element_wise_identity_desc::type, level, d.input_tensor, d.output_tensor)) return m;
     const std::string_view op = to_string(element_wise_identity_desc::type);
     if (auto m = check_identity(op, layout_of(d.input_tensor), layout_of(d.output_tensor))) return m;
@@ -888,10 +975,15 @@ inline std::optional<std::string> check_identity_desc(const element_wise_identit
                                op);
     return std::nullopt;
 }
+#else
+;
+#endif
 
 /// SLICE_GRAD's rules: DirectML's tensor rules under its tensor names, then SLICE1's window rules
 /// with the output gradient as the tensor the window lies in.
-inline std::optional<std::string> check_slice_grad_desc(const slice_grad_desc& d, feature_level level) {
+DMLREF_FUNC std::optional<std::string> check_slice_grad_desc(const slice_grad_desc& d, feature_level level)
+#if DMLREF_DEFINE_FUNCS
+{
     if (auto m = check_tensors(slice_grad_desc::type, level, d.input_tensor, d.output_tensor, "InputGradientTensor",
                                "OutputGradientTensor"))
         return m;
@@ -907,9 +999,14 @@ inline std::optional<std::string> check_slice_grad_desc(const slice_grad_desc& d
     return check_slice_grad(op, layout_of(d.input_tensor), layout_of(d.output_tensor), std::span(offsets).first(dims),
                             std::span(sizes).first(dims), std::span(strides).first(dims));
 }
+#else
+;
+#endif
 
 /// TILE's rules: DirectML's (RepeatsCount is the tensors' DimensionCount), then the layouts'.
-inline std::optional<std::string> check_tile_desc(const tile_desc& d, feature_level level) {
+DMLREF_FUNC std::optional<std::string> check_tile_desc(const tile_desc& d, feature_level level)
+#if DMLREF_DEFINE_FUNCS
+{
     if (auto m = check_tensors(tile_desc::type, level, d.input_tensor, d.output_tensor)) return m;
     const std::string_view op = to_string(tile_desc::type);
     const std::size_t dims = d.input_tensor.sizes.size();
@@ -919,9 +1016,14 @@ inline std::optional<std::string> check_tile_desc(const tile_desc& d, feature_le
     const auto repeats = signed_array(d.repeats);
     return check_tile(op, layout_of(d.input_tensor), layout_of(d.output_tensor), std::span(repeats).first(dims));
 }
+#else
+;
+#endif
 
 /// UPSAMPLE_2D's rules: DirectML's, then dmlref's own refusal of LINEAR interpolation.
-inline std::optional<std::string> check_upsample_desc(const upsample_2d_desc& d, feature_level level) {
+DMLREF_FUNC std::optional<std::string> check_upsample_desc(const upsample_2d_desc& d, feature_level level)
+#if DMLREF_DEFINE_FUNCS
+{
     if (auto m = check_tensors(upsample_2d_desc::type, level, d.input_tensor, d.output_tensor)) return m;
     const std::string_view op = to_string(upsample_2d_desc::type);
     const auto mode = static_cast<std::uint32_t>(d.interpolation_mode);
@@ -936,6 +1038,9 @@ inline std::optional<std::string> check_upsample_desc(const upsample_2d_desc& d,
                                op);
     return std::nullopt;
 }
+#else
+;
+#endif
 
 /// The most elements DirectML's JOIN takes in one input tensor (measured, docs/directml.md).
 inline constexpr std::uint64_t max_join_input_elements = 0x7fff'ffffu;
@@ -943,10 +1048,12 @@ inline constexpr std::uint64_t max_join_input_elements = 0x7fff'ffffu;
 /// JOIN's and SPLIT's rules: the level, each tensor's own rules, one DataType throughout, JOIN's
 /// inputs of at most max_join_input_elements, then check_parts on the layouts (at least one
 /// part, Axis, the sizes). `parts` are JOIN's inputs or SPLIT's outputs, `whole` the other side.
-inline std::optional<std::string> check_parts_desc(operator_type type, feature_level level,
+DMLREF_FUNC std::optional<std::string> check_parts_desc(operator_type type, feature_level level,
                                                    std::span<const buffer_tensor_desc> parts,
                                                    const buffer_tensor_desc& whole, std::uint32_t axis,
-                                                   bool parts_are_outputs) {
+                                                   bool parts_are_outputs)
+#if DMLREF_DEFINE_FUNCS
+{
     const std::string_view op = to_string(type);
     const std::string_view parts_field = parts_are_outputs ? "OutputTensors" : "InputTensors";
     const std::string_view whole_field = parts_are_outputs ? "InputTensor" : "OutputTensor";
@@ -975,11 +1082,16 @@ inline std::optional<std::string> check_parts_desc(operator_type type, feature_l
     for (std::size_t k = 0; k < parts.size(); ++k) layouts[k] = layout_of(parts[k]);
     return check_parts(op, layouts, layout_of(whole), axis, parts_are_outputs);
 }
+#else
+;
+#endif
 
 /// The rules of a desc's index tensor (`field`): its DataType one of the operator's index types at
 /// `level`, then a tensor desc's own rules. Its values are data: nothing here reads them.
-inline std::optional<std::string> check_index_tensor(std::string_view op, operator_type type, feature_level level,
-                                                     std::string_view field, const buffer_tensor_desc& t) {
+DMLREF_FUNC std::optional<std::string> check_index_tensor(std::string_view op, operator_type type, feature_level level,
+                                                     std::string_view field, const buffer_tensor_desc& t)
+#if DMLREF_DEFINE_FUNCS
+{
     if (t.data_type == data_type::unknown || element_bits(t.data_type) == 0)
         return detail::message("{}: {}.DataType is {}; it must be a DML_TENSOR_DATA_TYPE other than UNKNOWN (1 to 13)",
                                op, field, static_cast<std::uint32_t>(t.data_type));
@@ -988,11 +1100,16 @@ inline std::optional<std::string> check_index_tensor(std::string_view op, operat
                                to_string(t.data_type), to_string(level), supported_index_types_text(type, level));
     return check_tensor(op, type, level, field, t, false);
 }
+#else
+;
+#endif
 
 /// REVERSE_SUBSEQUENCES's rules: the level, each tensor's own rules (SequenceLengthsTensor with the
 /// lengths' types), the output's DataType the input's, then check_reverse_subsequences on the
 /// layouts (Axis, dimension counts, the lengths' sizes and the output's).
-inline std::optional<std::string> check_reverse_subsequences_desc(const reverse_subsequences_desc& d, feature_level level) {
+DMLREF_FUNC std::optional<std::string> check_reverse_subsequences_desc(const reverse_subsequences_desc& d, feature_level level)
+#if DMLREF_DEFINE_FUNCS
+{
     constexpr operator_type type = reverse_subsequences_desc::type;
     const std::string_view op = to_string(type);
     if (auto m = check_tensors(type, level, d.input_tensor, d.output_tensor)) return m;
@@ -1000,6 +1117,9 @@ inline std::optional<std::string> check_reverse_subsequences_desc(const reverse_
     return check_reverse_subsequences(op, layout_of(d.input_tensor), layout_of(d.sequence_lengths_tensor),
                                       layout_of(d.output_tensor), d.axis);
 }
+#else
+;
+#endif
 
 /// Every rule of one desc at one level, without buffers. The rules live in the functions above,
 /// which are not templates, so that the desc types share their code.
@@ -1053,7 +1173,9 @@ template <class Desc> std::optional<std::string> check_desc(const Desc& d, featu
 /// its first 4 bytes as an unsigned 32-bit number and clamp it to the type's width (all ones when
 /// it does not fit), so bytes past the member count. A union set through its member, the rest
 /// zero, gives the member's value (DECISIONS 2; docs/directml.md).
-inline std::array<std::byte, 8> padding1_value(data_type type, const scalar_union& value) noexcept {
+DMLREF_FUNC std::array<std::byte, 8> padding1_value(data_type type, const scalar_union& value) noexcept
+#if DMLREF_DEFINE_FUNCS
+{
     std::array<std::byte, 8> bytes{};
     const std::size_t width = element_size(type);
     if (width >= 4) {
@@ -1065,10 +1187,15 @@ inline std::array<std::byte, 8> padding1_value(data_type type, const scalar_unio
     std::memcpy(bytes.data(), &clamped, 4); // little-endian: the low `width` bytes are the element
     return bytes;
 }
+#else
+;
+#endif
 
 /// DECISIONS 3: PADDING's FLOAT value in the tensor's type. Integers truncate toward zero and
 /// saturate, NaN becomes 0; FLOAT16 rounds to nearest even; FLOAT32 keeps its bits; FLOAT64 is exact.
-inline std::array<std::byte, 8> padding_v0_value(data_type type, float value) noexcept {
+DMLREF_FUNC std::array<std::byte, 8> padding_v0_value(data_type type, float value) noexcept
+#if DMLREF_DEFINE_FUNCS
+{
     std::array<std::byte, 8> bytes{};
     auto put = [&](auto v) { std::memcpy(bytes.data(), &v, sizeof(v)); };
     auto to_int = [&](auto zero) {
@@ -1096,6 +1223,9 @@ inline std::array<std::byte, 8> padding_v0_value(data_type type, float value) no
     }
     return bytes;
 }
+#else
+;
+#endif
 
 /// The copy plan of a valid desc whose two tensors lie as `in` and `out` say (the desc's own
 /// layouts, or those of arrays of its Sizes laid out otherwise: the Python module's numpy arrays);
@@ -1154,11 +1284,13 @@ copy_plan plan_desc(const Desc& d, std::vector<std::ptrdiff_t>& tables) {
 
 /// The buffer rules: each buffer holds its TotalTensorSizeInBytes, honours the guaranteed
 /// alignment, and the two do not overlap (DECISIONS 7).
-inline std::optional<std::string> check_buffers(std::string_view op, const buffer_tensor_desc& in_desc,
+DMLREF_FUNC std::optional<std::string> check_buffers(std::string_view op, const buffer_tensor_desc& in_desc,
                                                 const buffer_tensor_desc& out_desc, std::span<const std::byte> input,
                                                 std::span<const std::byte> output,
                                                 std::string_view input_field = "InputTensor",
-                                                std::string_view output_field = "OutputTensor") {
+                                                std::string_view output_field = "OutputTensor")
+#if DMLREF_DEFINE_FUNCS
+{
     const std::pair<std::string_view, std::pair<const buffer_tensor_desc*, std::span<const std::byte>>> bound[] = {
         {input_field, {&in_desc, input}}, {output_field, {&out_desc, output}}};
     for (const auto& [field, binding] : bound) {
@@ -1180,14 +1312,19 @@ inline std::optional<std::string> check_buffers(std::string_view op, const buffe
                                op, in_first, input.size(), out_first, output.size());
     return std::nullopt;
 }
+#else
+;
+#endif
 
 /// The buffer rules over every binding of a desc: one buffer per tensor, each holding its
 /// TotalTensorSizeInBytes at the guaranteed alignment; no output buffer overlaps an input buffer or
 /// another output buffer (input buffers may share memory: they are only read).
-inline std::optional<std::string> check_bindings(std::string_view op, const std::vector<bound_tensor>& in_tensors,
+DMLREF_FUNC std::optional<std::string> check_bindings(std::string_view op, const std::vector<bound_tensor>& in_tensors,
                                                  const std::vector<bound_tensor>& out_tensors,
                                                  std::span<const std::span<const std::byte>> inputs,
-                                                 std::span<const std::span<std::byte>> outputs) {
+                                                 std::span<const std::span<std::byte>> outputs)
+#if DMLREF_DEFINE_FUNCS
+{
     if (inputs.size() != in_tensors.size())
         return detail::message("{}: {} input buffers for {} input tensors; bind one buffer to each", op, inputs.size(),
                                in_tensors.size());
@@ -1220,6 +1357,9 @@ inline std::optional<std::string> check_bindings(std::string_view op, const std:
         }
     return std::nullopt;
 }
+#else
+;
+#endif
 
 } // namespace detail
 
@@ -1289,8 +1429,10 @@ DMLREF_FUNC void check(const operator_desc& desc, feature_level level = newest_f
 namespace detail {
 /// The copy plan of `desc` over the two buffers after every check (throws validation_error);
 /// `tables` keeps the padding tables it points into.
-inline copy_plan checked_plan(const operator_desc& desc, std::span<const std::byte> input, std::span<std::byte> output,
-                              feature_level level, std::vector<std::ptrdiff_t>& tables) {
+DMLREF_FUNC copy_plan checked_plan(const operator_desc& desc, std::span<const std::byte> input, std::span<std::byte> output,
+                              feature_level level, std::vector<std::ptrdiff_t>& tables)
+#if DMLREF_DEFINE_FUNCS
+{
     throw_if(validate(desc, input, output, level));
     copy_plan plan = std::visit(
         [&](const auto& d) -> copy_plan {
@@ -1306,10 +1448,15 @@ inline copy_plan checked_plan(const operator_desc& desc, std::span<const std::by
     plan.width = element_size(data_type_of(desc));
     return plan;
 }
+#else
+;
+#endif
 
 /// JOIN and SPLIT over their buffers after every check: one copy per part (run_parts).
-inline void execute_parts(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
-                          std::span<const std::span<std::byte>> outputs, feature_level level) {
+DMLREF_FUNC void execute_parts(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
+                          std::span<const std::span<std::byte>> outputs, feature_level level)
+#if DMLREF_DEFINE_FUNCS
+{
     throw_if(validate(desc, inputs, outputs, level));
     std::visit(
         [&](const auto& d) {
@@ -1336,11 +1483,16 @@ inline void execute_parts(const operator_desc& desc, std::span<const std::span<c
         },
         desc);
 }
+#else
+;
+#endif
 
 /// REVERSE_SUBSEQUENCES over its three buffers after every check: the engine's
 /// run_reverse_subsequences over the descs' layouts, reading the lengths from their buffer.
-inline void execute_reverse_subsequences(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
-                                         std::span<const std::span<std::byte>> outputs, feature_level level) {
+DMLREF_FUNC void execute_reverse_subsequences(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
+                                         std::span<const std::span<std::byte>> outputs, feature_level level)
+#if DMLREF_DEFINE_FUNCS
+{
     throw_if(validate(desc, inputs, outputs, level));
     if (inputs.size() != 2 || outputs.size() != 1) // validate() said so; the compiler does not know it
         throw std::logic_error("execute_reverse_subsequences: validate() accepted the wrong number of buffers");
@@ -1349,13 +1501,18 @@ inline void execute_reverse_subsequences(const operator_desc& desc, std::span<co
                              inputs[1].data(), element_size(d.sequence_lengths_tensor.data_type), layout_of(d.output_tensor),
                              outputs[0].data(), d.axis, element_size(d.input_tensor.data_type));
 }
+#else
+;
+#endif
 
 /// The indexed operators over their buffers after every check: the byte-level forms of
 /// ops/gather.hpp, ops/scatter.hpp and ops/one_hot.hpp. The gathers and scatters check every index
 /// before the first write (one outside its axis throws validation_error naming its coordinate and
 /// value, and nothing is written); ONE_HOT's out-of-range indices give OffValue, as documented.
-inline void execute_indexed(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
-                            std::span<const std::span<std::byte>> outputs, feature_level level) {
+DMLREF_FUNC void execute_indexed(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
+                            std::span<const std::span<std::byte>> outputs, feature_level level)
+#if DMLREF_DEFINE_FUNCS
+{
     throw_if(validate(desc, inputs, outputs, level));
     if (inputs.size() < 2 || outputs.size() != 1) // validate() said so; the compiler does not know it
         throw std::logic_error("execute_indexed: validate() accepted the wrong number of buffers");
@@ -1378,15 +1535,23 @@ inline void execute_indexed(const operator_desc& desc, std::span<const std::span
         },
         desc);
 }
+#else
+;
+#endif
 
 /// The descs that bind more than one input and one output tensor (binds_one_input_and_output is
 /// false), over one buffer per tensor after every check.
-inline void execute_several(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
-                            std::span<const std::span<std::byte>> outputs, feature_level level) {
+DMLREF_FUNC void execute_several(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
+                            std::span<const std::span<std::byte>> outputs, feature_level level)
+#if DMLREF_DEFINE_FUNCS
+{
     if (binds_tensor_arrays(type_of(desc))) return execute_parts(desc, inputs, outputs, level);
     if (std::holds_alternative<reverse_subsequences_desc>(desc)) return execute_reverse_subsequences(desc, inputs, outputs, level);
     return execute_indexed(desc, inputs, outputs, level);
 }
+#else
+;
+#endif
 } // namespace detail
 
 /// Runs the operator from `input` into `output` (each the whole buffer bound to the tensor) after

@@ -24,16 +24,14 @@
 
 namespace dmlref::detail {
 
-/// Runs rows [first_row, last_row) of a prepared plan. A row is one call of the inner kernel. The
-/// fastest outer axis is walked by pointer steps in a loop chosen once per plan; the other outer
-/// axes by an odometer. The walk is the same for every width (one copy of it, not four).
-inline void execute_rows(const prepared_plan& p, std::ptrdiff_t first_row, std::ptrdiff_t last_row) noexcept {
+/// Runs rows [first_row, last_row) of a prepared plan through the kernels `k` chosen for it. A row
+/// is one call of the inner kernel. The fastest outer axis is walked by pointer steps in a loop
+/// chosen once per plan; the other outer axes by an odometer. The walk is the same for every width
+/// (one copy of it, not four).
+inline void execute_rows(const prepared_plan& p, const width_kernels k, std::ptrdiff_t first_row,
+                         std::ptrdiff_t last_row) noexcept {
     const copy_plan& plan = p.plan;
     const auto w = static_cast<std::ptrdiff_t>(plan.width);
-    const width_kernels k = plan.width == 1 ? kernels_for<1>(p)
-                            : plan.width == 2 ? kernels_for<2>(p)
-                            : plan.width == 4 ? kernels_for<4>(p)
-                                              : kernels_for<8>(p);
     auto any_row = [&](std::byte* out, const std::byte* in, bool fill) { k.any(p, out, in, fill); };
     const rows_fn rows = k.rows;
     if (p.outer_rank == 0) {
@@ -129,11 +127,27 @@ inline void execute_rows(const prepared_plan& p, std::ptrdiff_t first_row, std::
     }
 }
 
-inline void execute_part(const prepared_plan& p, std::ptrdiff_t first_row, std::ptrdiff_t last_row) noexcept {
-    execute_rows(p, first_row, last_row);
+inline void execute_part(const prepared_plan& p, const width_kernels k, std::ptrdiff_t first_row,
+                         std::ptrdiff_t last_row) noexcept {
+    execute_rows(p, k, first_row, last_row);
 #if DMLREF_STREAM_STORES
     if (p.stream) stream_fence();
 #endif
+}
+
+/// The kernels of the plan's width, whichever it is (1, 2, 4 or 8 bytes).
+inline width_kernels kernels_of(const prepared_plan& p) noexcept {
+    switch (p.plan.width) {
+    case 1: return kernels_for<1>(p);
+    case 2: return kernels_for<2>(p);
+    case 4: return kernels_for<4>(p);
+    default: return kernels_for<8>(p);
+    }
+}
+
+/// Runs rows [first_row, last_row) of a prepared plan (parallel.hpp gives each thread one range).
+inline void execute_part(const prepared_plan& p, std::ptrdiff_t first_row, std::ptrdiff_t last_row) noexcept {
+    execute_part(p, kernels_of(p), first_row, last_row);
 }
 
 /// Runs a plan on the calling thread. Every input offset the plan names must lie inside the input
@@ -149,5 +163,15 @@ DMLREF_FUNC void execute(const copy_plan& plan) noexcept
 #else
 ;
 #endif
+
+/// execute() for a plan whose width is `Width` bytes, compiling that width's kernels alone: the
+/// typed entry points of a header-only build, whose element type fixes the width, call this (a
+/// typed op then builds in about half the time: bench/README.md).
+template <std::size_t Width> void execute_of_width(const copy_plan& plan) noexcept {
+    for_each_stage(plan, [](const copy_plan& stage) {
+        const prepared_plan p = prepare(stage);
+        execute_part(p, kernels_for<Width>(p), 0, p.rows);
+    });
+}
 
 } // namespace dmlref::detail

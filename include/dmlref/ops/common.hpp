@@ -54,7 +54,9 @@ inline void append_text(std::string& text, std::string_view part) { text.append(
 /// `format` with each "{}" replaced by the next argument (integers in decimal) and each "{:#x}" by
 /// the next integer in hexadecimal ("0x1f"): the two fields the library's messages use, as fmt
 /// formats them. One function for every message, with no template behind it.
-DMLREF_COLD inline std::string format_message(std::string_view format, std::initializer_list<message_arg> args) {
+DMLREF_COLD DMLREF_FUNC std::string format_message(std::string_view format, std::initializer_list<message_arg> args)
+#if DMLREF_DEFINE_FUNCS
+{
     std::string text;
     const message_arg* next = args.begin();
     for (std::size_t at = 0; at < format.size();) {
@@ -86,6 +88,9 @@ DMLREF_COLD inline std::string format_message(std::string_view format, std::init
     }
     return text;
 }
+#else
+;
+#endif
 
 /// An error message, its fields filled by format_message(). With fmt::format, every translation
 /// unit that includes <dmlref/dmlref.hpp> parsed fmt and instantiated its formatting for the
@@ -118,18 +123,28 @@ template <class T, std::size_t Rank> layout layout_of(const strided_view<T, Rank
 /// Makes `axis` (of a plan value-initialized already) one affine piece, written in place: building
 /// an axis_plan and copying it, per axis, was a tenth of a small call's time (perf of the Python
 /// module's dmlref.slice on 64 elements).
-inline void set_affine(axis_plan& axis, std::ptrdiff_t extent, std::ptrdiff_t out_stride, std::ptrdiff_t in_start,
-                       std::ptrdiff_t in_step) noexcept {
+DMLREF_FUNC void set_affine(axis_plan& axis, std::ptrdiff_t extent, std::ptrdiff_t out_stride, std::ptrdiff_t in_start,
+                       std::ptrdiff_t in_step) noexcept
+#if DMLREF_DEFINE_FUNCS
+{
     axis.extent = extent;
     axis.out_stride = out_stride;
     axis.pieces[0] = {piece::kind::affine, extent, in_start, in_step, nullptr, 0};
     axis.piece_count = 1;
 }
+#else
+;
+#endif
 
 /// Throws validation_error with `message` when there is one.
-inline void throw_if(const std::optional<std::string>& message) {
+DMLREF_FUNC void throw_if(const std::optional<std::string>& message)
+#if DMLREF_DEFINE_FUNCS
+{
     if (message) throw validation_error(*message);
 }
+#else
+;
+#endif
 
 /// Extents as the DirectML field `Tensor.Sizes` would show them, e.g. "{1, 8, 2, 3}". (fmt::join
 /// would instantiate fmt's whole formatting machinery in every translation unit: +0.5 s of build.)
@@ -151,8 +166,10 @@ template <class Extents> DMLREF_COLD std::string extents_text(const Extents& ext
 /// engine form is at most a small multiple of its element count or span, which the headroom of
 /// max_view_elements covers (times the element width). The op checks after it only need their
 /// own parameters' arithmetic checked.
-inline std::optional<std::string> check_layout(std::string_view op, std::string_view field, const layout& l,
-                                               bool is_output) {
+DMLREF_FUNC std::optional<std::string> check_layout(std::string_view op, std::string_view field, const layout& l,
+                                               bool is_output)
+#if DMLREF_DEFINE_FUNCS
+{
     for (std::size_t i = 0; i < l.rank; ++i)
         if (l.extents[i] < 1)
             return detail::message("{}: {}.Sizes[{}] is {}; every size must be at least 1", op, field, i, l.extents[i]);
@@ -197,6 +214,9 @@ inline std::optional<std::string> check_layout(std::string_view op, std::string_
     }
     return std::nullopt;
 }
+#else
+;
+#endif
 
 /// DECISIONS 7: input and output memory must not overlap (no in-place operation). The byte ranges
 /// are computed checked: a view that reaches outside the address space is refused, not wrapped.
@@ -242,14 +262,23 @@ void run_on_views(std::string_view op, copy_plan plan, const strided_view<const 
     plan.input = reinterpret_cast<const std::byte*>(input.base() + input.offset());
     plan.output = reinterpret_cast<std::byte*>(output.base() + output.offset());
     plan.width = sizeof(T);
-    execute(plan);
+#ifdef DMLREF_COMPILED
+    execute(plan); // the library's engine
+#else
+    execute_of_width<sizeof(T)>(plan); // only this width's kernels, not all four
+#endif
 }
 
 /// The view checks shared by every op: positive extents, and an output that never self-aliases.
-inline std::optional<std::string> check_views(std::string_view op, const layout& in, const layout& out) {
+DMLREF_FUNC std::optional<std::string> check_views(std::string_view op, const layout& in, const layout& out)
+#if DMLREF_DEFINE_FUNCS
+{
     if (auto message = check_layout(op, "InputTensor", in, false)) return message;
     return check_layout(op, "OutputTensor", out, true);
 }
+#else
+;
+#endif
 
 /// A view's element 0 as bytes.
 template <class T> const std::byte* bytes_at(const T* base, std::ptrdiff_t offset) noexcept {
@@ -261,8 +290,10 @@ template <class T> std::byte* bytes_at(T* base, std::ptrdiff_t offset) noexcept 
 
 /// The bytes [first, end) a view of `l` at `base` with elements of `width` bytes covers; nullopt
 /// where an address does not fit.
-inline std::optional<std::pair<std::uintptr_t, std::uintptr_t>> view_byte_range(const void* base, const layout& l,
-                                                                           std::size_t width) noexcept {
+DMLREF_FUNC std::optional<std::pair<std::uintptr_t, std::uintptr_t>> view_byte_range(const void* base, const layout& l,
+                                                                           std::size_t width) noexcept
+#if DMLREF_DEFINE_FUNCS
+{
     const auto reach = checked_reach({l.extents.data(), l.rank}, {l.strides.data(), l.rank});
     if (!reach) return std::nullopt;
     const auto at = reinterpret_cast<std::uintptr_t>(base);
@@ -272,12 +303,17 @@ inline std::optional<std::pair<std::uintptr_t, std::uintptr_t>> view_byte_range(
     if (low > at || at > std::numeric_limits<std::uintptr_t>::max() - high) return std::nullopt;
     return std::pair{at - low, at + high};
 }
+#else
+;
+#endif
 
 /// The output must overlap none of the inputs (dmlref does not run in place).
-inline std::optional<std::string> check_apart(std::string_view op, std::string_view out_field, const void* out,
+DMLREF_FUNC std::optional<std::string> check_apart(std::string_view op, std::string_view out_field, const void* out,
                                               const layout& out_layout, std::size_t out_width,
                                               std::string_view in_field, const void* in, const layout& in_layout,
-                                              std::size_t in_width) {
+                                              std::size_t in_width)
+#if DMLREF_DEFINE_FUNCS
+{
     const auto a = view_byte_range(out, out_layout, out_width), b = view_byte_range(in, in_layout, in_width);
     if (!a || !b)
         return detail::message("{}: the {} view's memory reaches outside the address space", op, !a ? out_field : in_field);
@@ -287,5 +323,8 @@ inline std::optional<std::string> check_apart(std::string_view op, std::string_v
                                op, out_field, a->first, a->second, in_field, b->first, b->second);
     return std::nullopt;
 }
+#else
+;
+#endif
 
 } // namespace dmlref::detail

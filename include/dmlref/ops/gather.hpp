@@ -100,11 +100,13 @@ struct logical_source {
 /// Fits the logical output into the output's axes, compares the sizes, and fills the walk of
 /// `plan` (walked = the output, addressed = the input). `what` names the parameters for messages,
 /// `walked_field` the walked tensor (SCATTER_ND's UpdatesTensor).
-inline std::optional<std::string> place_output(std::string_view op, const layout& in, const layout& idx,
+DMLREF_FUNC std::optional<std::string> place_output(std::string_view op, const layout& in, const layout& idx,
                                                const layout& out, const logical_shape& logical,
                                                const std::array<logical_source, 2 * max_plan_rank>& from,
                                                std::size_t logical_rank, const std::string& what, gather_plan& plan,
-                                               std::string_view walked_field = "OutputTensor") {
+                                               std::string_view walked_field = "OutputTensor")
+#if DMLREF_DEFINE_FUNCS
+{
     const std::size_t n = out.rank;
     std::array<std::size_t, 2 * max_plan_rank> axis_of{};
     if (!fit_logical_shape(logical, logical_rank, n, axis_of))
@@ -135,11 +137,16 @@ inline std::optional<std::string> place_output(std::string_view op, const layout
     }
     return std::nullopt;
 }
+#else
+;
+#endif
 
 /// GATHER's shape rules over layouts of one rank; fills `plan` when they hold.
-inline std::optional<std::string> check_gather_shapes(std::string_view op, const layout& in, const layout& idx,
+DMLREF_FUNC std::optional<std::string> check_gather_shapes(std::string_view op, const layout& in, const layout& idx,
                                                       const layout& out, std::ptrdiff_t axis,
-                                                      std::ptrdiff_t index_dimensions, gather_plan& plan) {
+                                                      std::ptrdiff_t index_dimensions, gather_plan& plan)
+#if DMLREF_DEFINE_FUNCS
+{
     const auto n = static_cast<std::ptrdiff_t>(in.rank);
     if (axis < 0 || axis >= n)
         return detail::message("{}: Axis is {}; it must lie in [0, {}) (the tensors' DimensionCount)", op, axis, n);
@@ -175,13 +182,18 @@ inline std::optional<std::string> check_gather_shapes(std::string_view op, const
     plan.axis_stride[0] = in.strides[static_cast<std::size_t>(axis)];
     return std::nullopt;
 }
+#else
+;
+#endif
 
 /// GATHER_ELEMENTS' shape rules (SCATTER_ELEMENTS' too, with `out_field` naming the updates and
 /// the output's layout as `in`); fills `plan` when they hold.
-inline std::optional<std::string> check_gather_elements_shapes(std::string_view op, const layout& in, const layout& idx,
+DMLREF_FUNC std::optional<std::string> check_gather_elements_shapes(std::string_view op, const layout& in, const layout& idx,
                                                                const layout& out, std::ptrdiff_t axis,
                                                                gather_plan& plan,
-                                                               std::string_view out_field = "OutputTensor") {
+                                                               std::string_view out_field = "OutputTensor")
+#if DMLREF_DEFINE_FUNCS
+{
     const auto n = static_cast<std::ptrdiff_t>(in.rank);
     if (axis < 0 || axis >= n)
         return detail::message("{}: Axis is {}; it must lie in [0, {}) (the tensors' DimensionCount)", op, axis, n);
@@ -208,14 +220,19 @@ inline std::optional<std::string> check_gather_elements_shapes(std::string_view 
     plan.axis_stride[0] = in.strides[a];
     return std::nullopt;
 }
+#else
+;
+#endif
 
 /// GATHER_ND1's shape rules (GATHER_ND with batch_dims 0; SCATTER_ND's with the output's layout
 /// as `in` and `walked_field` naming the updates); fills `plan` when they hold.
-inline std::optional<std::string> check_gather_nd_shapes(std::string_view op, const layout& in, const layout& idx,
+DMLREF_FUNC std::optional<std::string> check_gather_nd_shapes(std::string_view op, const layout& in, const layout& idx,
                                                          const layout& out, std::ptrdiff_t input_dims,
                                                          std::ptrdiff_t indices_dims, std::ptrdiff_t batch_dims,
                                                          gather_plan& plan,
-                                                         std::string_view walked_field = "OutputTensor") {
+                                                         std::string_view walked_field = "OutputTensor")
+#if DMLREF_DEFINE_FUNCS
+{
     const auto n = static_cast<std::ptrdiff_t>(in.rank);
     if (input_dims < 1 || input_dims > n)
         return detail::message("{}: InputDimensionCount is {}; it must lie in [1, {}] (the tensors' DimensionCount)", op,
@@ -278,6 +295,9 @@ inline std::optional<std::string> check_gather_nd_shapes(std::string_view op, co
     }
     return std::nullopt;
 }
+#else
+;
+#endif
 
 /// The axis each index addresses, for check_indices: one axis for GATHER and GATHER_ELEMENTS;
 /// the tuple entry's axis for the ND ops (first tuple axis + the index's last coordinate).
@@ -297,15 +317,20 @@ constexpr std::size_t nd_first_axis(std::size_t rank, std::ptrdiff_t input_dims,
 }
 
 /// Checks every index, then runs the plan: the gather from `input` into `output`.
-inline void run_gather(std::string_view op, gather_plan plan, const layout& idx, const index_axes& axes,
+DMLREF_FUNC void run_gather(std::string_view op, gather_plan plan, const layout& idx, const index_axes& axes,
                        const std::byte* input, const std::byte* indices, data_type index_type, std::byte* output,
-                       std::size_t width) {
+                       std::size_t width)
+#if DMLREF_DEFINE_FUNCS
+{
     throw_if(check_indices(op, "IndicesTensor", indices, idx, index_type, "InputTensor", axes));
     plan.indices = indices;
     plan.index_type = index_type;
     plan.width = width;
     run_gather_plan(plan, nullptr, output, input, nullptr);
 }
+#else
+;
+#endif
 
 /// The three views' own checks, and the output apart from both inputs.
 template <class T, class I, std::size_t Rank>
@@ -324,19 +349,26 @@ void check_gather_views(std::string_view op, const strided_view<const T, Rank>& 
 
 /// The rules every gather desc shares: the op exists at `level` (it came with `introduced`), and
 /// its three tensors' own rules and data types there.
-inline std::optional<std::string> check_gather_tensors(std::string_view op, feature_level level,
+DMLREF_FUNC std::optional<std::string> check_gather_tensors(std::string_view op, feature_level level,
                                                        feature_level introduced, const buffer_tensor_desc& input,
                                                        const buffer_tensor_desc& indices,
-                                                       const buffer_tensor_desc& output) {
+                                                       const buffer_tensor_desc& output)
+#if DMLREF_DEFINE_FUNCS
+{
     if (auto m = check_level(op, level, introduced)) return m;
     return check_indexed_tensors(op, level,
                                  {{"InputTensor", &input, tensor_role::data},
                                   {"IndicesTensor", &indices, tensor_role::index},
                                   {"OutputTensor", &output, tensor_role::data_output}});
 }
+#else
+;
+#endif
 
 /// DML_OPERATOR_GATHER's rules at `level` (operator-facts.md §10; never reads the index data).
-inline std::optional<std::string> check_gather(std::string_view op, const gather_desc& d, feature_level level) {
+DMLREF_FUNC std::optional<std::string> check_gather(std::string_view op, const gather_desc& d, feature_level level)
+#if DMLREF_DEFINE_FUNCS
+{
     if (auto m = check_gather_tensors(op, level, feature_level::fl_1_0, d.input_tensor, d.indices_tensor,
                                       d.output_tensor))
         return m;
@@ -344,10 +376,15 @@ inline std::optional<std::string> check_gather(std::string_view op, const gather
     return check_gather_shapes(op, desc_layout(d.input_tensor), desc_layout(d.indices_tensor),
                                desc_layout(d.output_tensor), d.axis, d.index_dimensions, plan);
 }
+#else
+;
+#endif
 
 /// DML_OPERATOR_GATHER_ELEMENTS's rules at `level` (operator-facts.md §11).
-inline std::optional<std::string> check_gather_elements(std::string_view op, const gather_elements_desc& d,
-                                                        feature_level level) {
+DMLREF_FUNC std::optional<std::string> check_gather_elements(std::string_view op, const gather_elements_desc& d,
+                                                        feature_level level)
+#if DMLREF_DEFINE_FUNCS
+{
     if (auto m = check_gather_tensors(op, level, feature_level::fl_2_1, d.input_tensor, d.indices_tensor,
                                       d.output_tensor))
         return m;
@@ -355,30 +392,48 @@ inline std::optional<std::string> check_gather_elements(std::string_view op, con
     return check_gather_elements_shapes(op, desc_layout(d.input_tensor), desc_layout(d.indices_tensor),
                                         desc_layout(d.output_tensor), d.axis, plan);
 }
+#else
+;
+#endif
 
 /// DML_OPERATOR_GATHER_ND1's rules at `level` (operator-facts.md §12); GATHER_ND's with
 /// `introduced` 2_1 and batch_dims 0.
-inline std::optional<std::string> check_gather_nd_common(std::string_view op, feature_level introduced,
+DMLREF_FUNC std::optional<std::string> check_gather_nd_common(std::string_view op, feature_level introduced,
                                                          const buffer_tensor_desc& input,
                                                          const buffer_tensor_desc& indices,
                                                          const buffer_tensor_desc& output, std::uint32_t input_dims,
                                                          std::uint32_t indices_dims, std::uint32_t batch_dims,
-                                                         feature_level level) {
+                                                         feature_level level)
+#if DMLREF_DEFINE_FUNCS
+{
     if (auto m = check_gather_tensors(op, level, introduced, input, indices, output)) return m;
     gather_plan plan;
     return check_gather_nd_shapes(op, desc_layout(input), desc_layout(indices), desc_layout(output), input_dims,
                                   indices_dims, batch_dims, plan);
 }
+#else
+;
+#endif
 
-inline std::optional<std::string> check_gather_nd(std::string_view op, const gather_nd_desc& d, feature_level level) {
+DMLREF_FUNC std::optional<std::string> check_gather_nd(std::string_view op, const gather_nd_desc& d, feature_level level)
+#if DMLREF_DEFINE_FUNCS
+{
     return check_gather_nd_common(op, feature_level::fl_2_1, d.input_tensor, d.indices_tensor, d.output_tensor,
                                   d.input_dimension_count, d.indices_dimension_count, 0, level);
 }
+#else
+;
+#endif
 
-inline std::optional<std::string> check_gather_nd1(std::string_view op, const gather_nd1_desc& d, feature_level level) {
+DMLREF_FUNC std::optional<std::string> check_gather_nd1(std::string_view op, const gather_nd1_desc& d, feature_level level)
+#if DMLREF_DEFINE_FUNCS
+{
     return check_gather_nd_common(op, feature_level::fl_3_0, d.input_tensor, d.indices_tensor, d.output_tensor,
                                   d.input_dimension_count, d.indices_dimension_count, d.batch_dimension_count, level);
 }
+#else
+;
+#endif
 
 // ---- the byte-level entry points (what the desc layer calls) ------------------------------------
 
@@ -403,8 +458,10 @@ void execute_gather_checked(std::string_view op, const buffer_tensor_desc& in_de
 /// GATHER from `input` into `output` (each the whole buffer bound to its tensor) after every
 /// check; throws validation_error, with nothing written, when one fails (an index out of range
 /// included). Writes only the output tensor's elements.
-inline void execute_gather(const gather_desc& d, std::span<const std::byte> input, std::span<const std::byte> indices,
-                           std::span<std::byte> output, feature_level level = newest_feature_level) {
+DMLREF_FUNC void execute_gather(const gather_desc& d, std::span<const std::byte> input, std::span<const std::byte> indices,
+                           std::span<std::byte> output, feature_level level = newest_feature_level)
+#if DMLREF_DEFINE_FUNCS
+{
     constexpr std::string_view op = "GATHER";
     throw_if(check_gather(op, d, level));
     execute_gather_checked(
@@ -414,11 +471,16 @@ inline void execute_gather(const gather_desc& d, std::span<const std::byte> inpu
         },
         d.axis, false);
 }
+#else
+;
+#endif
 
 /// GATHER_ELEMENTS over buffers; as execute_gather.
-inline void execute_gather_elements(const gather_elements_desc& d, std::span<const std::byte> input,
+DMLREF_FUNC void execute_gather_elements(const gather_elements_desc& d, std::span<const std::byte> input,
                                     std::span<const std::byte> indices, std::span<std::byte> output,
-                                    feature_level level = newest_feature_level) {
+                                    feature_level level = newest_feature_level)
+#if DMLREF_DEFINE_FUNCS
+{
     constexpr std::string_view op = "GATHER_ELEMENTS";
     throw_if(check_gather_elements(op, d, level));
     execute_gather_checked(
@@ -428,13 +490,18 @@ inline void execute_gather_elements(const gather_elements_desc& d, std::span<con
         },
         d.axis, false);
 }
+#else
+;
+#endif
 
 /// GATHER_ND1 (and GATHER_ND, `op` and batch_dims 0) over buffers; as execute_gather.
-inline void execute_gather_nd_common(std::string_view op, const buffer_tensor_desc& in_desc,
+DMLREF_FUNC void execute_gather_nd_common(std::string_view op, const buffer_tensor_desc& in_desc,
                                      const buffer_tensor_desc& idx_desc, const buffer_tensor_desc& out_desc,
                                      std::uint32_t input_dims, std::uint32_t indices_dims, std::uint32_t batch_dims,
                                      std::span<const std::byte> input, std::span<const std::byte> indices,
-                                     std::span<std::byte> output) {
+                                     std::span<std::byte> output)
+#if DMLREF_DEFINE_FUNCS
+{
     execute_gather_checked(
         op, in_desc, idx_desc, out_desc, input, indices, output,
         [&](const layout& in, const layout& idx, const layout& out, gather_plan& plan) {
@@ -442,22 +509,35 @@ inline void execute_gather_nd_common(std::string_view op, const buffer_tensor_de
         },
         nd_first_axis(desc_layout(in_desc).rank, input_dims, batch_dims), true);
 }
+#else
+;
+#endif
 
-inline void execute_gather_nd(const gather_nd_desc& d, std::span<const std::byte> input,
+DMLREF_FUNC void execute_gather_nd(const gather_nd_desc& d, std::span<const std::byte> input,
                               std::span<const std::byte> indices, std::span<std::byte> output,
-                              feature_level level = newest_feature_level) {
+                              feature_level level = newest_feature_level)
+#if DMLREF_DEFINE_FUNCS
+{
     throw_if(check_gather_nd("GATHER_ND", d, level));
     execute_gather_nd_common("GATHER_ND", d.input_tensor, d.indices_tensor, d.output_tensor, d.input_dimension_count,
                              d.indices_dimension_count, 0, input, indices, output);
 }
+#else
+;
+#endif
 
-inline void execute_gather_nd1(const gather_nd1_desc& d, std::span<const std::byte> input,
+DMLREF_FUNC void execute_gather_nd1(const gather_nd1_desc& d, std::span<const std::byte> input,
                                std::span<const std::byte> indices, std::span<std::byte> output,
-                               feature_level level = newest_feature_level) {
+                               feature_level level = newest_feature_level)
+#if DMLREF_DEFINE_FUNCS
+{
     throw_if(check_gather_nd1("GATHER_ND1", d, level));
     execute_gather_nd_common("GATHER_ND1", d.input_tensor, d.indices_tensor, d.output_tensor, d.input_dimension_count,
                              d.indices_dimension_count, d.batch_dimension_count, input, indices, output);
 }
+#else
+;
+#endif
 
 } // namespace detail
 

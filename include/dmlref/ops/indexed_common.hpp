@@ -64,7 +64,9 @@ struct index_value {
 };
 
 /// Reads the index of `type` at `at` (unaligned reads are fine: memcpy).
-inline index_value read_index(const std::byte* at, data_type type) noexcept {
+DMLREF_FUNC index_value read_index(const std::byte* at, data_type type) noexcept
+#if DMLREF_DEFINE_FUNCS
+{
     switch (type) {
     case data_type::int32: {
         std::int32_t v;
@@ -89,16 +91,24 @@ inline index_value read_index(const std::byte* at, data_type type) noexcept {
     }
     }
 }
+#else
+;
+#endif
 
 /// The position an index names on an axis of `size` elements (1 to 2^57): signed negatives count
 /// from the end; nullopt where it falls outside [0, size) after that.
-inline std::optional<std::ptrdiff_t> wrap_index(const index_value& v, std::ptrdiff_t size) noexcept {
+DMLREF_FUNC std::optional<std::ptrdiff_t> wrap_index(const index_value& v, std::ptrdiff_t size) noexcept
+#if DMLREF_DEFINE_FUNCS
+{
     if (v.huge) return std::nullopt;
     std::int64_t i = v.value;
     if (i < 0) i += size; // only signed types read negative; size <= 2^57, so no overflow
     if (i < 0 || i >= size) return std::nullopt;
     return static_cast<std::ptrdiff_t>(i);
 }
+#else
+;
+#endif
 
 /// "[0, 1, 2]": a coordinate as the messages print it.
 template <class Coordinate> DMLREF_COLD std::string coordinate_text(const Coordinate& c, std::size_t rank) {
@@ -109,11 +119,13 @@ template <class Coordinate> DMLREF_COLD std::string coordinate_text(const Coordi
 }
 
 /// The message of an index outside its axis.
-DMLREF_COLD inline std::string index_out_of_range(std::string_view op, std::string_view index_field,
+DMLREF_COLD DMLREF_FUNC std::string index_out_of_range(std::string_view op, std::string_view index_field,
                                                   const std::array<std::ptrdiff_t, max_plan_rank>& at,
                                                   std::size_t rank, const index_value& v, data_type type,
                                                   std::string_view sized_field, std::size_t axis,
-                                                  std::ptrdiff_t size) {
+                                                  std::ptrdiff_t size)
+#if DMLREF_DEFINE_FUNCS
+{
     const bool is_signed = type == data_type::int32 || type == data_type::int64;
     const std::string value = v.huge || !is_signed ? detail::message("{}", v.huge ? v.raw : static_cast<std::uint64_t>(v.value))
                                                    : detail::message("{}", v.value);
@@ -122,6 +134,9 @@ DMLREF_COLD inline std::string index_out_of_range(std::string_view op, std::stri
                            is_signed ? -size : std::ptrdiff_t{0}, size, to_string(type),
                            is_signed ? "; a negative index counts from the end" : "");
 }
+#else
+;
+#endif
 
 /// The axis an index of the index tensor addresses: its size and which axis of which tensor.
 struct index_bound {
@@ -173,8 +188,10 @@ struct gather_plan {
 struct plan_offsets {
     std::ptrdiff_t walked = 0, addressed = 0;
 };
-inline plan_offsets offsets_at(const gather_plan& p, const std::array<std::ptrdiff_t, max_plan_rank>& c,
-                               std::size_t axes) noexcept {
+DMLREF_FUNC plan_offsets offsets_at(const gather_plan& p, const std::array<std::ptrdiff_t, max_plan_rank>& c,
+                               std::size_t axes) noexcept
+#if DMLREF_DEFINE_FUNCS
+{
     const auto iw = static_cast<std::ptrdiff_t>(element_size(p.index_type));
     std::ptrdiff_t walked = 0, addressed = 0, index = 0;
     for (std::size_t j = 0; j < axes; ++j) {
@@ -189,12 +206,17 @@ inline plan_offsets offsets_at(const gather_plan& p, const std::array<std::ptrdi
     }
     return {walked, addressed};
 }
+#else
+;
+#endif
 
 /// Runs a plan whose indices check_indices accepted. `gather`: walked = output, addressed =
 /// input (read); otherwise a scatter: walked = updates (read), addressed = output, written in
 /// row-major order of the walked tensor, so that of duplicate targets the last update stays.
-inline void run_gather_plan(const gather_plan& p, const std::byte* walked_in, std::byte* walked_out,
-                            const std::byte* addressed_in, std::byte* addressed_out) noexcept {
+DMLREF_FUNC void run_gather_plan(const gather_plan& p, const std::byte* walked_in, std::byte* walked_out,
+                            const std::byte* addressed_in, std::byte* addressed_out) noexcept
+#if DMLREF_DEFINE_FUNCS
+{
     const auto w = static_cast<std::ptrdiff_t>(p.width);
     const bool gather = walked_out != nullptr;
     // The block: trailing axes that never step through the index tensor, copied per index read.
@@ -242,6 +264,9 @@ inline void run_gather_plan(const gather_plan& p, const std::byte* walked_in, st
         }
     }
 }
+#else
+;
+#endif
 
 // ---- the desc rules of the family ---------------------------------------------------------------
 
@@ -272,7 +297,9 @@ constexpr std::pair<std::size_t, std::size_t> indexed_dimension_range(feature_le
 }
 
 /// A tensor desc's extents and element strides (its own, or packed) as a layout.
-inline layout desc_layout(const buffer_tensor_desc& desc) noexcept {
+DMLREF_FUNC layout desc_layout(const buffer_tensor_desc& desc) noexcept
+#if DMLREF_DEFINE_FUNCS
+{
     layout l;
     l.rank = desc.sizes.size() < max_plan_rank ? desc.sizes.size() : max_plan_rank;
     std::ptrdiff_t packed = 1;
@@ -283,13 +310,18 @@ inline layout desc_layout(const buffer_tensor_desc& desc) noexcept {
     }
     return l;
 }
+#else
+;
+#endif
 
 enum class tensor_role { data, index, data_output };
 
 /// One tensor desc's rules for the indexed ops: DML_BUFFER_TENSOR_DESC's (as operator.hpp's
 /// check_tensor states them for the first eight operators) with the family's support tables.
-inline std::optional<std::string> check_indexed_tensor(std::string_view op, feature_level level, std::string_view field,
-                                                       const buffer_tensor_desc& t, tensor_role role) {
+DMLREF_FUNC std::optional<std::string> check_indexed_tensor(std::string_view op, feature_level level, std::string_view field,
+                                                       const buffer_tensor_desc& t, tensor_role role)
+#if DMLREF_DEFINE_FUNCS
+{
     const bool is_output = role == tensor_role::data_output;
     if (t.data_type == data_type::unknown || element_bits(t.data_type) == 0)
         return detail::message("{}: {}.DataType is {}; it must be a DML_TENSOR_DATA_TYPE other than UNKNOWN (1 to 13)",
@@ -350,9 +382,14 @@ inline std::optional<std::string> check_indexed_tensor(std::string_view op, feat
                                op, field, a, min_guaranteed_base_offset_alignment);
     return check_layout(op, field, desc_layout(t), is_output);
 }
+#else
+;
+#endif
 
 /// The level rules every indexed desc starts with: a DirectML level, at which the op exists.
-inline std::optional<std::string> check_level(std::string_view op, feature_level level, feature_level introduced) {
+DMLREF_FUNC std::optional<std::string> check_level(std::string_view op, feature_level level, feature_level introduced)
+#if DMLREF_DEFINE_FUNCS
+{
     if (!is_known_level(level))
         return detail::message("{}: feature level {:#x} is not one of DirectML's DML_FEATURE_LEVEL values (1_0 = "
                                "0x1000 to 6_4 = 0x6400)",
@@ -362,6 +399,9 @@ inline std::optional<std::string> check_level(std::string_view op, feature_level
                                to_string(level), to_string(introduced));
     return std::nullopt;
 }
+#else
+;
+#endif
 
 /// One named tensor of a desc, for the shared rules below.
 struct indexed_tensor_ref {
@@ -372,8 +412,10 @@ struct indexed_tensor_ref {
 
 /// Each tensor's own rules, then: one DimensionCount for all, and the data tensors of one DataType
 /// (the first data tensor's).
-inline std::optional<std::string> check_indexed_tensors(std::string_view op, feature_level level,
-                                                        std::initializer_list<indexed_tensor_ref> tensors) {
+DMLREF_FUNC std::optional<std::string> check_indexed_tensors(std::string_view op, feature_level level,
+                                                        std::initializer_list<indexed_tensor_ref> tensors)
+#if DMLREF_DEFINE_FUNCS
+{
     for (const indexed_tensor_ref& t : tensors)
         if (auto m = check_indexed_tensor(op, level, t.field, *t.desc, t.role)) return m;
     const indexed_tensor_ref& first = *tensors.begin();
@@ -390,6 +432,9 @@ inline std::optional<std::string> check_indexed_tensors(std::string_view op, fea
     }
     return std::nullopt;
 }
+#else
+;
+#endif
 
 /// One bound buffer for check_indexed_buffers.
 struct bound_buffer {
@@ -400,7 +445,9 @@ struct bound_buffer {
 
 /// Each buffer holds its tensor's TotalTensorSizeInBytes and honours its alignment; the output
 /// buffer (the last) overlaps none of the others.
-inline std::optional<std::string> check_indexed_buffers(std::string_view op, std::initializer_list<bound_buffer> buffers) {
+DMLREF_FUNC std::optional<std::string> check_indexed_buffers(std::string_view op, std::initializer_list<bound_buffer> buffers)
+#if DMLREF_DEFINE_FUNCS
+{
     for (const bound_buffer& b : buffers) {
         if (b.bytes.size() < b.desc->total_tensor_size_in_bytes)
             return detail::message("{}: the buffer bound to {} has {} bytes; {}.TotalTensorSizeInBytes is {}", op, b.field,
@@ -423,6 +470,9 @@ inline std::optional<std::string> check_indexed_buffers(std::string_view op, std
     }
     return std::nullopt;
 }
+#else
+;
+#endif
 
 /// Places a logical shape of `logical_rank` entries into `rank` output axes, as DirectML's GATHER
 /// right-aligns its output sizes: fewer entries get leading size-1 axes; more drop their leading
@@ -431,8 +481,10 @@ inline std::optional<std::string> check_indexed_buffers(std::string_view op, std
 /// logical {3, 1, 2}) is refused with E_INVALIDARG, as were the 13 such boundary descs of a
 /// parity run (docs/directml.md). Sets `axis_of[l]` to the output axis of logical entry l (or rank for a
 /// dropped one) and returns false where the entries to drop are not all 1.
-inline bool fit_logical_shape(const std::array<std::ptrdiff_t, 2 * max_plan_rank>& logical, std::size_t logical_rank,
-                              std::size_t rank, std::array<std::size_t, 2 * max_plan_rank>& axis_of) noexcept {
+DMLREF_FUNC bool fit_logical_shape(const std::array<std::ptrdiff_t, 2 * max_plan_rank>& logical, std::size_t logical_rank,
+                              std::size_t rank, std::array<std::size_t, 2 * max_plan_rank>& axis_of) noexcept
+#if DMLREF_DEFINE_FUNCS
+{
     std::size_t drop = logical_rank > rank ? logical_rank - rank : 0;
     std::size_t next = logical_rank < rank ? rank - logical_rank : 0;
     for (std::size_t l = 0; l < logical_rank; ++l) {
@@ -445,6 +497,9 @@ inline bool fit_logical_shape(const std::array<std::ptrdiff_t, 2 * max_plan_rank
     }
     return drop == 0 && next == rank;
 }
+#else
+;
+#endif
 
 } // namespace detail
 } // namespace dmlref

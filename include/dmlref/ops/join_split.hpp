@@ -144,8 +144,10 @@ DMLREF_FUNC void run_parts(std::span<const layout> parts, std::span<std::byte* c
 
 /// SPLIT's outputs must overlap none of the others: their byte ranges, sorted by start, each begin
 /// at or after every earlier one's end. (`ranges` holds [first, end) and the output's index.)
-inline std::optional<std::string> check_outputs_apart(std::string_view op,
-                                                      std::vector<std::pair<std::pair<std::uintptr_t, std::uintptr_t>, std::size_t>> ranges) {
+DMLREF_FUNC std::optional<std::string> check_outputs_apart(std::string_view op,
+                                                      std::vector<std::pair<std::pair<std::uintptr_t, std::uintptr_t>, std::size_t>> ranges)
+#if DMLREF_DEFINE_FUNCS
+{
     std::sort(ranges.begin(), ranges.end());
     for (std::size_t n = 1, reaching = 0; n < ranges.size(); ++n) { // `reaching`: the earlier range that ends last
         const auto& [a, k] = ranges[reaching];
@@ -159,6 +161,9 @@ inline std::optional<std::string> check_outputs_apart(std::string_view op,
     }
     return std::nullopt;
 }
+#else
+;
+#endif
 
 } // namespace detail
 

@@ -44,8 +44,10 @@ struct one_hot_desc {
 namespace detail {
 
 /// ONE_HOT's shape rules over layouts of one rank.
-inline std::optional<std::string> check_one_hot_shapes(std::string_view op, const layout& idx, const layout& values,
-                                                       const layout& out, std::ptrdiff_t axis) {
+DMLREF_FUNC std::optional<std::string> check_one_hot_shapes(std::string_view op, const layout& idx, const layout& values,
+                                                       const layout& out, std::ptrdiff_t axis)
+#if DMLREF_DEFINE_FUNCS
+{
     const auto n = static_cast<std::ptrdiff_t>(out.rank);
     if (axis < 0 || axis >= n)
         return detail::message("{}: Axis is {}; it must lie in [0, {}) (the tensors' DimensionCount)", op, axis, n);
@@ -67,18 +69,28 @@ inline std::optional<std::string> check_one_hot_shapes(std::string_view op, cons
                                op, extents_text(std::span(values.extents).first(values.rank)));
     return std::nullopt;
 }
+#else
+;
+#endif
 
 /// The element offsets of OffValue and OnValue in a values tensor of layout `values`.
-inline std::pair<std::ptrdiff_t, std::ptrdiff_t> one_hot_values(const layout& values) noexcept {
+DMLREF_FUNC std::pair<std::ptrdiff_t, std::ptrdiff_t> one_hot_values(const layout& values) noexcept
+#if DMLREF_DEFINE_FUNCS
+{
     for (std::size_t i = values.rank; i-- > 0;)
         if (values.extents[i] > 1) return {0, values.strides[i]};
     return {0, 0};
 }
+#else
+;
+#endif
 
 /// Runs ONE_HOT: per sequence along the axis, OffValue everywhere and OnValue at the index.
-inline void run_one_hot(const layout& idx, const layout& values, const layout& out, std::size_t axis,
+DMLREF_FUNC void run_one_hot(const layout& idx, const layout& values, const layout& out, std::size_t axis,
                         const std::byte* indices, data_type index_type, const std::byte* value_bytes,
-                        std::byte* output, std::size_t width) noexcept {
+                        std::byte* output, std::size_t width) noexcept
+#if DMLREF_DEFINE_FUNCS
+{
     const auto w = static_cast<std::ptrdiff_t>(width);
     const auto iw = static_cast<std::ptrdiff_t>(element_size(index_type));
     const auto [off_at, on_at] = one_hot_values(values);
@@ -104,9 +116,14 @@ inline void run_one_hot(const layout& idx, const layout& values, const layout& o
         }
     }
 }
+#else
+;
+#endif
 
 /// DML_OPERATOR_ONE_HOT's rules at `level` (operator-facts.md §15; never reads the index data).
-inline std::optional<std::string> check_one_hot(std::string_view op, const one_hot_desc& d, feature_level level) {
+DMLREF_FUNC std::optional<std::string> check_one_hot(std::string_view op, const one_hot_desc& d, feature_level level)
+#if DMLREF_DEFINE_FUNCS
+{
     if (auto m = check_level(op, level, feature_level::fl_2_0)) return m;
     if (auto m = check_indexed_tensors(op, level,
                                        {{"IndicesTensor", &d.indices_tensor, tensor_role::index},
@@ -116,11 +133,16 @@ inline std::optional<std::string> check_one_hot(std::string_view op, const one_h
     return check_one_hot_shapes(op, desc_layout(d.indices_tensor), desc_layout(d.values_tensor),
                                 desc_layout(d.output_tensor), d.axis);
 }
+#else
+;
+#endif
 
 /// ONE_HOT over buffers after every check; throws validation_error, with nothing written, when
 /// one fails. Indices out of range are no error (see the file comment).
-inline void execute_one_hot(const one_hot_desc& d, std::span<const std::byte> indices, std::span<const std::byte> values,
-                            std::span<std::byte> output, feature_level level = newest_feature_level) {
+DMLREF_FUNC void execute_one_hot(const one_hot_desc& d, std::span<const std::byte> indices, std::span<const std::byte> values,
+                            std::span<std::byte> output, feature_level level = newest_feature_level)
+#if DMLREF_DEFINE_FUNCS
+{
     constexpr std::string_view op = "ONE_HOT";
     throw_if(check_one_hot(op, d, level));
     throw_if(check_indexed_buffers(op, {{"IndicesTensor", &d.indices_tensor, indices},
@@ -130,6 +152,9 @@ inline void execute_one_hot(const one_hot_desc& d, std::span<const std::byte> in
                 indices.data(), d.indices_tensor.data_type, values.data(), output.data(),
                 element_size(d.output_tensor.data_type));
 }
+#else
+;
+#endif
 
 } // namespace detail
 

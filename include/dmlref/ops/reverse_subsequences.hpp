@@ -39,8 +39,10 @@ namespace detail {
 
 /// REVERSE_SUBSEQUENCES's rules on layouts: each view's own rules (the output never self-aliasing),
 /// Axis inside the rank, the lengths' sizes (the input's, 1 on Axis) and the output's (the input's).
-inline std::optional<std::string> check_reverse_subsequences(std::string_view op, const layout& in, const layout& lengths,
-                                                             const layout& out, std::size_t axis) {
+DMLREF_FUNC std::optional<std::string> check_reverse_subsequences(std::string_view op, const layout& in, const layout& lengths,
+                                                             const layout& out, std::size_t axis)
+#if DMLREF_DEFINE_FUNCS
+{
     if (auto message = check_layout(op, "InputTensor", in, false)) return message;
     if (in.rank == 0) return detail::message("{}: InputTensor has no dimensions; there is no axis to reverse on", op);
     if (axis >= in.rank)
@@ -70,10 +72,15 @@ inline std::optional<std::string> check_reverse_subsequences(std::string_view op
                                    op, i, out.extents[i], i, in.extents[i]);
     return std::nullopt;
 }
+#else
+;
+#endif
 
 /// The length at `at` (an element of `width` bytes, 4 or 8) as the copy uses it: at most
 /// 2 * axis_size - 1, past which every element of the sequence reads the axis's last one.
-inline std::ptrdiff_t clamped_length(const std::byte* at, std::size_t width, std::ptrdiff_t axis_size) noexcept {
+DMLREF_FUNC std::ptrdiff_t clamped_length(const std::byte* at, std::size_t width, std::ptrdiff_t axis_size) noexcept
+#if DMLREF_DEFINE_FUNCS
+{
     std::uint64_t v = 0;
     if (width == 4) {
         std::uint32_t v32;
@@ -85,6 +92,9 @@ inline std::ptrdiff_t clamped_length(const std::byte* at, std::size_t width, std
     const std::ptrdiff_t most = axis_size > 0 ? 2 * axis_size - 1 : 0;
     return v < static_cast<std::uint64_t>(most) ? static_cast<std::ptrdiff_t>(v) : most;
 }
+#else
+;
+#endif
 
 /// Where element `o` of a sequence of `len` (clamped_length) on an axis of `n` reads: o's mirror
 /// len - 1 - o for o < len, held at n - 1, else o itself.
@@ -97,8 +107,10 @@ constexpr std::ptrdiff_t reversed_source(std::ptrdiff_t o, std::ptrdiff_t len, s
 /// are reversed: for len <= n the prefix from element len - 1 backwards, then the tail in place; for
 /// len > n the first len - n elements the last one repeated (stride 0), then the rest from element
 /// n - 1 backwards (a piece of no elements is left out, so len 0 and len n are one piece).
-inline void set_reversed_prefix(axis_plan& axis, std::ptrdiff_t n, std::ptrdiff_t len, std::ptrdiff_t out_stride,
-                                std::ptrdiff_t in_stride) noexcept {
+DMLREF_FUNC void set_reversed_prefix(axis_plan& axis, std::ptrdiff_t n, std::ptrdiff_t len, std::ptrdiff_t out_stride,
+                                std::ptrdiff_t in_stride) noexcept
+#if DMLREF_DEFINE_FUNCS
+{
     axis = axis_plan{};
     axis.extent = n;
     axis.out_stride = out_stride;
@@ -110,6 +122,9 @@ inline void set_reversed_prefix(axis_plan& axis, std::ptrdiff_t n, std::ptrdiff_
     axis.add({piece::kind::affine, len, (len - 1) * in_stride, -in_stride, nullptr, 0});
     axis.add({piece::kind::affine, n - len, len * in_stride, in_stride, nullptr, 0});
 }
+#else
+;
+#endif
 
 /// The sequences whose lengths and offsets the rows way holds at a time (on the stack).
 inline constexpr std::ptrdiff_t gather_block = 256;
@@ -183,9 +198,11 @@ void copy_reversed_runs(const std::byte* in_at, std::byte* out_at, std::size_t w
 ///   {1024, 1024} float32 tensor). Instead each output row along `inner` is gathered through a
 ///   table of `gather_block` input offsets, one per sequence, filled per row.
 /// Nothing is allocated: the tables live on the stack.
-inline void run_reverse_subsequences(const layout& in, const std::byte* in_at, const layout& lengths,
+DMLREF_FUNC void run_reverse_subsequences(const layout& in, const std::byte* in_at, const layout& lengths,
                                      const std::byte* lengths_at, std::size_t lengths_width, const layout& out,
-                                     std::byte* out_at, std::size_t axis, std::size_t width) {
+                                     std::byte* out_at, std::size_t axis, std::size_t width)
+#if DMLREF_DEFINE_FUNCS
+{
     const auto w = static_cast<std::ptrdiff_t>(width), lw = static_cast<std::ptrdiff_t>(lengths_width);
     const std::size_t rank = in.rank;
     const std::ptrdiff_t n = in.extents[axis];
@@ -236,6 +253,9 @@ inline void run_reverse_subsequences(const layout& in, const std::byte* in_at, c
         }
     }
 }
+#else
+;
+#endif
 
 } // namespace detail
 

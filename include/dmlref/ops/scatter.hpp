@@ -79,7 +79,9 @@ struct scatter_duplicate {
 namespace detail {
 
 /// The output has the input's sizes.
-inline std::optional<std::string> check_same_sizes(std::string_view op, const layout& in, const layout& out) {
+DMLREF_FUNC std::optional<std::string> check_same_sizes(std::string_view op, const layout& in, const layout& out)
+#if DMLREF_DEFINE_FUNCS
+{
     for (std::size_t i = 0; i < in.rank; ++i)
         if (out.extents[i] != in.extents[i])
             return detail::message("{}: OutputTensor.Sizes {} differ from InputTensor.Sizes {}; they must match", op,
@@ -87,29 +89,44 @@ inline std::optional<std::string> check_same_sizes(std::string_view op, const la
                                    extents_text(std::span(in.extents).first(in.rank)));
     return std::nullopt;
 }
+#else
+;
+#endif
 
 /// SCATTER_ELEMENTS' shape rules; fills `plan` (walked = updates, addressed = output).
-inline std::optional<std::string> check_scatter_elements_shapes(std::string_view op, const layout& in, const layout& idx,
+DMLREF_FUNC std::optional<std::string> check_scatter_elements_shapes(std::string_view op, const layout& in, const layout& idx,
                                                                 const layout& upd, const layout& out,
-                                                                std::ptrdiff_t axis, gather_plan& plan) {
+                                                                std::ptrdiff_t axis, gather_plan& plan)
+#if DMLREF_DEFINE_FUNCS
+{
     if (auto m = check_same_sizes(op, in, out)) return m;
     return check_gather_elements_shapes(op, out, idx, upd, axis, plan, "UpdatesTensor");
 }
+#else
+;
+#endif
 
 /// SCATTER_ND's shape rules; fills `plan` (walked = updates, addressed = output).
-inline std::optional<std::string> check_scatter_nd_shapes(std::string_view op, const layout& in, const layout& idx,
+DMLREF_FUNC std::optional<std::string> check_scatter_nd_shapes(std::string_view op, const layout& in, const layout& idx,
                                                           const layout& upd, const layout& out,
                                                           std::ptrdiff_t input_dims, std::ptrdiff_t indices_dims,
-                                                          gather_plan& plan) {
+                                                          gather_plan& plan)
+#if DMLREF_DEFINE_FUNCS
+{
     if (auto m = check_same_sizes(op, in, out)) return m;
     return check_gather_nd_shapes(op, out, idx, upd, input_dims, indices_dims, 0, plan, "UpdatesTensor");
 }
+#else
+;
+#endif
 
 /// Checks every index, copies the input to the output with the copy engine, then writes the
 /// updates in row-major order.
-inline void run_scatter(std::string_view op, gather_plan plan, const layout& in, const layout& idx, const layout& out,
+DMLREF_FUNC void run_scatter(std::string_view op, gather_plan plan, const layout& in, const layout& idx, const layout& out,
                         const index_axes& axes, const std::byte* input, const std::byte* indices, data_type index_type,
-                        const std::byte* updates, std::byte* output, std::size_t width) {
+                        const std::byte* updates, std::byte* output, std::size_t width)
+#if DMLREF_DEFINE_FUNCS
+{
     throw_if(check_indices(op, "IndicesTensor", indices, idx, index_type, "OutputTensor", axes));
     copy_plan copy;
     copy.rank = in.rank;
@@ -124,6 +141,9 @@ inline void run_scatter(std::string_view op, gather_plan plan, const layout& in,
     plan.width = width;
     run_gather_plan(plan, updates, nullptr, nullptr, output);
 }
+#else
+;
+#endif
 
 /// The four views' own checks, and the output apart from the three inputs.
 template <class T, class I, std::size_t Rank>
@@ -161,22 +181,32 @@ std::optional<std::string> check_scatter_tensors(std::string_view op, feature_le
 /// DML_OPERATOR_SCATTER's rules at `level` (operator-facts.md §13). Introduced at feature level
 /// 2_0: the header declares it from DML_TARGET_VERSION 0x2000 and the feature-level history lists
 /// it there; only its page's table says 1_0.
-inline std::optional<std::string> check_scatter_elements(std::string_view op, const scatter_elements_desc& d,
-                                                         feature_level level) {
+DMLREF_FUNC std::optional<std::string> check_scatter_elements(std::string_view op, const scatter_elements_desc& d,
+                                                         feature_level level)
+#if DMLREF_DEFINE_FUNCS
+{
     if (auto m = check_scatter_tensors(op, level, feature_level::fl_2_0, d)) return m;
     gather_plan plan;
     return check_scatter_elements_shapes(op, desc_layout(d.input_tensor), desc_layout(d.indices_tensor),
                                          desc_layout(d.updates_tensor), desc_layout(d.output_tensor), d.axis, plan);
 }
+#else
+;
+#endif
 
 /// DML_OPERATOR_SCATTER_ND's rules at `level` (operator-facts.md §14).
-inline std::optional<std::string> check_scatter_nd(std::string_view op, const scatter_nd_desc& d, feature_level level) {
+DMLREF_FUNC std::optional<std::string> check_scatter_nd(std::string_view op, const scatter_nd_desc& d, feature_level level)
+#if DMLREF_DEFINE_FUNCS
+{
     if (auto m = check_scatter_tensors(op, level, feature_level::fl_2_1, d)) return m;
     gather_plan plan;
     return check_scatter_nd_shapes(op, desc_layout(d.input_tensor), desc_layout(d.indices_tensor),
                                    desc_layout(d.updates_tensor), desc_layout(d.output_tensor), d.input_dimension_count,
                                    d.indices_dimension_count, plan);
 }
+#else
+;
+#endif
 
 /// A scatter over buffers once its desc rules hold: the buffers' rules, `shapes(in, idx, upd, out,
 /// plan)` (the op's shape rules, which fill the plan), then every index checked against the output
@@ -201,9 +231,11 @@ void execute_scatter_checked(std::string_view op, const Desc& d, std::span<const
 
 /// SCATTER_ELEMENTS over buffers after every check; throws validation_error, with nothing
 /// written, when one fails (an index out of range included).
-inline void execute_scatter_elements(const scatter_elements_desc& d, std::span<const std::byte> input,
+DMLREF_FUNC void execute_scatter_elements(const scatter_elements_desc& d, std::span<const std::byte> input,
                                      std::span<const std::byte> indices, std::span<const std::byte> updates,
-                                     std::span<std::byte> output, feature_level level = newest_feature_level) {
+                                     std::span<std::byte> output, feature_level level = newest_feature_level)
+#if DMLREF_DEFINE_FUNCS
+{
     constexpr std::string_view op = "SCATTER_ELEMENTS";
     throw_if(check_scatter_elements(op, d, level));
     execute_scatter_checked(
@@ -213,11 +245,16 @@ inline void execute_scatter_elements(const scatter_elements_desc& d, std::span<c
         },
         d.axis, false);
 }
+#else
+;
+#endif
 
 /// SCATTER_ND over buffers; as execute_scatter_elements.
-inline void execute_scatter_nd(const scatter_nd_desc& d, std::span<const std::byte> input,
+DMLREF_FUNC void execute_scatter_nd(const scatter_nd_desc& d, std::span<const std::byte> input,
                                std::span<const std::byte> indices, std::span<const std::byte> updates,
-                               std::span<std::byte> output, feature_level level = newest_feature_level) {
+                               std::span<std::byte> output, feature_level level = newest_feature_level)
+#if DMLREF_DEFINE_FUNCS
+{
     constexpr std::string_view op = "SCATTER_ND";
     throw_if(check_scatter_nd(op, d, level));
     execute_scatter_checked(
@@ -228,11 +265,16 @@ inline void execute_scatter_nd(const scatter_nd_desc& d, std::span<const std::by
         },
         nd_first_axis(desc_layout(d.input_tensor).rank, d.input_dimension_count, 0), true);
 }
+#else
+;
+#endif
 
 // ---- duplicates ---------------------------------------------------------------------------------
 
 /// The coordinate of row-major element `linear` of a tensor of `sizes`.
-inline std::vector<std::uint32_t> coordinate_of(std::uint64_t linear, const std::vector<std::uint32_t>& sizes) {
+DMLREF_FUNC std::vector<std::uint32_t> coordinate_of(std::uint64_t linear, const std::vector<std::uint32_t>& sizes)
+#if DMLREF_DEFINE_FUNCS
+{
     std::vector<std::uint32_t> c(sizes.size());
     for (std::size_t i = sizes.size(); i-- > 0;) {
         c[i] = static_cast<std::uint32_t>(linear % sizes[i]);
@@ -240,11 +282,16 @@ inline std::vector<std::uint32_t> coordinate_of(std::uint64_t linear, const std:
     }
     return c;
 }
+#else
+;
+#endif
 
 /// The output elements several updates write, from a plan over packed layouts (so that offsets
 /// are row-major element numbers) whose indices check_indices accepted.
-inline std::vector<scatter_duplicate> duplicates_of(const gather_plan& p, const std::vector<std::uint32_t>& out_sizes,
-                                                    const std::vector<std::uint32_t>& upd_sizes) {
+DMLREF_FUNC std::vector<scatter_duplicate> duplicates_of(const gather_plan& p, const std::vector<std::uint32_t>& out_sizes,
+                                                    const std::vector<std::uint32_t>& upd_sizes)
+#if DMLREF_DEFINE_FUNCS
+{
     std::vector<std::pair<std::ptrdiff_t, std::ptrdiff_t>> writes; // (output element, update element)
     std::array<std::ptrdiff_t, max_plan_rank> c{};
     for (;;) {
@@ -274,20 +321,30 @@ walked_all:
     }
     return found;
 }
+#else
+;
+#endif
 
 /// Packed layouts of a desc's Sizes, for duplicates_of.
-inline layout packed_layout(const buffer_tensor_desc& t) noexcept {
+DMLREF_FUNC layout packed_layout(const buffer_tensor_desc& t) noexcept
+#if DMLREF_DEFINE_FUNCS
+{
     buffer_tensor_desc packed{t.data_type, t.flags, t.sizes, std::nullopt, 0, 0};
     return desc_layout(packed);
 }
+#else
+;
+#endif
 
 /// The output elements that a valid SCATTER_ELEMENTS desc with these indices (the buffer bound to
 /// IndicesTensor) writes more than once, in row-major order of the output, each with its updates in
 /// row-major order (the last is the one dmlref keeps). Throws validation_error where the desc
 /// (at `level`), the buffer or an index is invalid. Never reads the input or the updates.
-inline std::vector<scatter_duplicate> scatter_duplicates(const scatter_elements_desc& d,
+DMLREF_FUNC std::vector<scatter_duplicate> scatter_duplicates(const scatter_elements_desc& d,
                                                          std::span<const std::byte> indices,
-                                                         feature_level level = newest_feature_level) {
+                                                         feature_level level = newest_feature_level)
+#if DMLREF_DEFINE_FUNCS
+{
     constexpr std::string_view op = "SCATTER_ELEMENTS";
     throw_if(check_scatter_elements(op, d, level));
     throw_if(check_indexed_buffers(op, {{"IndicesTensor", &d.indices_tensor, indices}}));
@@ -301,10 +358,15 @@ inline std::vector<scatter_duplicate> scatter_duplicates(const scatter_elements_
     plan.index_type = d.indices_tensor.data_type;
     return duplicates_of(plan, d.output_tensor.sizes, d.updates_tensor.sizes);
 }
+#else
+;
+#endif
 
 /// As above, for SCATTER_ND.
-inline std::vector<scatter_duplicate> scatter_duplicates(const scatter_nd_desc& d, std::span<const std::byte> indices,
-                                                         feature_level level = newest_feature_level) {
+DMLREF_FUNC std::vector<scatter_duplicate> scatter_duplicates(const scatter_nd_desc& d, std::span<const std::byte> indices,
+                                                         feature_level level = newest_feature_level)
+#if DMLREF_DEFINE_FUNCS
+{
     constexpr std::string_view op = "SCATTER_ND";
     throw_if(check_scatter_nd(op, d, level));
     throw_if(check_indexed_buffers(op, {{"IndicesTensor", &d.indices_tensor, indices}}));
@@ -318,6 +380,9 @@ inline std::vector<scatter_duplicate> scatter_duplicates(const scatter_nd_desc& 
     plan.index_type = d.indices_tensor.data_type;
     return duplicates_of(plan, d.output_tensor.sizes, d.updates_tensor.sizes);
 }
+#else
+;
+#endif
 
 } // namespace detail
 

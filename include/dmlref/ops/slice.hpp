@@ -70,10 +70,15 @@ DMLREF_FUNC std::optional<std::string> check_slice1(std::string_view op, const l
 /// The input step of a valid SLICE1 along one axis, in input elements: the window stride times
 /// the input's stride. An axis that copies one element never steps, and its window stride may be
 /// any size: it gets 0, so that the product is formed only where it lies inside the input's reach.
-inline std::ptrdiff_t slice1_step(std::ptrdiff_t out_extent, std::ptrdiff_t window_stride,
-                                  std::ptrdiff_t in_stride) noexcept {
+DMLREF_FUNC std::ptrdiff_t slice1_step(std::ptrdiff_t out_extent, std::ptrdiff_t window_stride,
+                                  std::ptrdiff_t in_stride) noexcept
+#if DMLREF_DEFINE_FUNCS
+{
     return out_extent == 1 ? 0 : window_stride * in_stride;
 }
+#else
+;
+#endif
 
 /// The copy plan of a valid SLICE1 (pointers and width left for the caller). Every product here
 /// lies within the input's reach, which check_layout bounded.
