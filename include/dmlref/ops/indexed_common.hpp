@@ -144,22 +144,43 @@ struct index_bound {
     std::size_t axis = 0;
 };
 
-/// Checks every index of the index tensor (`data` at its element 0, laid out as `l`) before
-/// anything is written; `bound(last_coordinate)` names the axis the index at a coordinate whose
-/// last entry is `last_coordinate` addresses (the ND ops' tuple entry; the others ignore it).
-template <class Bound>
-std::optional<std::string> check_indices(std::string_view op, std::string_view index_field, const std::byte* data,
-                                         const layout& l, data_type type, std::string_view sized_field, Bound bound) {
-    const auto width = static_cast<std::ptrdiff_t>(element_size(type));
+/// Whether an index `v` of type I lies in [0, size) after a signed negative counts from the end.
+template <class I> constexpr bool index_in_range(I v, std::ptrdiff_t size) noexcept {
+    if constexpr (std::is_signed_v<I>) return v >= -static_cast<std::int64_t>(size) && v < static_cast<std::int64_t>(size);
+    else return static_cast<std::uint64_t>(v) < static_cast<std::uint64_t>(size);
+}
+
+/// The index of type I at `at` (unaligned reads are fine: memcpy), as a position on an axis of
+/// `size` elements: a signed negative counts from the end. Only for indices index_in_range accepted.
+template <class I> std::ptrdiff_t index_position(const std::byte* at, std::ptrdiff_t size) noexcept {
+    I v;
+    std::memcpy(&v, at, sizeof v);
+    auto i = static_cast<std::ptrdiff_t>(v);
+    if constexpr (std::is_signed_v<I>) i += i < 0 ? size : 0;
+    return i;
+}
+
+/// The coordinate of the first index of type I outside its axis, rows of the innermost axis at a
+/// time (the index type read once per call, not once per element), or nullopt.
+template <class I, class Bound>
+std::optional<std::array<std::ptrdiff_t, max_plan_rank>> first_index_out_of_range(const std::byte* data, const layout& l,
+                                                                                  Bound& bound) {
     std::array<std::ptrdiff_t, max_plan_rank> c{};
+    const std::size_t inner = l.rank ? l.rank - 1 : 0;
+    const std::ptrdiff_t n = l.rank ? l.extents[inner] : 1, step = l.rank ? l.strides[inner] * std::ptrdiff_t{sizeof(I)} : 0;
     for (;;) {
         std::ptrdiff_t at = 0;
-        for (std::size_t i = 0; i < l.rank; ++i) at += c[i] * l.strides[i];
-        const index_value v = read_index(data + at * width, type);
-        const index_bound b = bound(l.rank ? c[l.rank - 1] : 0);
-        if (!wrap_index(v, b.size))
-            return index_out_of_range(op, index_field, c, l.rank, v, type, sized_field, b.axis, b.size);
-        std::size_t i = l.rank;
+        for (std::size_t i = 0; i < inner; ++i) at += c[i] * l.strides[i];
+        const std::byte* row = data + at * std::ptrdiff_t{sizeof(I)};
+        for (std::ptrdiff_t k = 0; k < n; ++k) {
+            I v;
+            std::memcpy(&v, row + k * step, sizeof v);
+            if (!index_in_range(v, bound(k).size)) {
+                if (l.rank) c[inner] = k;
+                return c;
+            }
+        }
+        std::size_t i = inner;
         for (;;) {
             if (i == 0) return std::nullopt;
             --i;
@@ -167,6 +188,28 @@ std::optional<std::string> check_indices(std::string_view op, std::string_view i
             c[i] = 0;
         }
     }
+}
+
+/// Checks every index of the index tensor (`data` at its element 0, laid out as `l`) before
+/// anything is written; `bound(last_coordinate)` names the axis the index at a coordinate whose
+/// last entry is `last_coordinate` addresses (the ND ops' tuple entry; the others ignore it).
+template <class Bound>
+std::optional<std::string> check_indices(std::string_view op, std::string_view index_field, const std::byte* data,
+                                         const layout& l, data_type type, std::string_view sized_field, Bound bound) {
+    std::optional<std::array<std::ptrdiff_t, max_plan_rank>> bad;
+    switch (type) {
+    case data_type::int32: bad = first_index_out_of_range<std::int32_t>(data, l, bound); break;
+    case data_type::uint32: bad = first_index_out_of_range<std::uint32_t>(data, l, bound); break;
+    case data_type::int64: bad = first_index_out_of_range<std::int64_t>(data, l, bound); break;
+    default: bad = first_index_out_of_range<std::uint64_t>(data, l, bound); break;
+    }
+    if (!bad) return std::nullopt;
+    const auto& c = *bad;
+    std::ptrdiff_t at = 0;
+    for (std::size_t i = 0; i < l.rank; ++i) at += c[i] * l.strides[i];
+    const index_bound b = bound(l.rank ? c[l.rank - 1] : 0);
+    return index_out_of_range(op, index_field, c, l.rank, read_index(data + at * static_cast<std::ptrdiff_t>(element_size(type)), type),
+                              type, sized_field, b.axis, b.size);
 }
 
 /// How the gather loop walks: see the file comment. Extents of the walked tensor; its strides;
@@ -210,6 +253,58 @@ DMLREF_FUNC plan_offsets offsets_at(const gather_plan& p, const std::array<std::
 ;
 #endif
 
+/// run_gather_plan's element-wise walk (one index per element: GATHER_ELEMENTS, SCATTER_ELEMENTS,
+/// GATHER on the innermost axis), for indices of type I and elements of Width bytes: the walked
+/// tensor's innermost axis of the first `axes` (those after it have extent 1) in a tight loop,
+/// each index read and wrapped in place.
+template <class I, std::size_t Width>
+void run_element_walk(const gather_plan& p, std::size_t axes, const std::byte* walked_in, std::byte* walked_out,
+                      const std::byte* addressed_in, std::byte* addressed_out) noexcept {
+    constexpr auto w = static_cast<std::ptrdiff_t>(Width), iw = static_cast<std::ptrdiff_t>(sizeof(I));
+    const std::size_t inner = axes - 1;
+    const std::ptrdiff_t n = p.extent[inner], ws = p.walked_stride[inner] * w, as = p.addressed_step[inner] * w,
+                         is = p.index_step[inner] * iw, size = p.axis_size[0], stride = p.axis_stride[0] * w;
+    std::array<std::ptrdiff_t, max_plan_rank> c{};
+    for (;;) {
+        std::ptrdiff_t walked = 0, addressed = 0, index = 0;
+        for (std::size_t j = 0; j < inner; ++j) {
+            walked += c[j] * p.walked_stride[j];
+            addressed += c[j] * p.addressed_step[j];
+            index += c[j] * p.index_step[j];
+        }
+        const std::byte* at = p.indices + index * iw;
+        if (walked_out) {
+            std::byte* out = walked_out + walked * w;
+            const std::byte* in = addressed_in + addressed * w;
+            for (std::ptrdiff_t k = 0; k < n; ++k)
+                std::memcpy(out + k * ws, in + k * as + index_position<I>(at + k * is, size) * stride, Width);
+        } else {
+            const std::byte* in = walked_in + walked * w;
+            std::byte* out = addressed_out + addressed * w;
+            for (std::ptrdiff_t k = 0; k < n; ++k) // in row-major order: of duplicate targets the last stays
+                std::memcpy(out + k * as + index_position<I>(at + k * is, size) * stride, in + k * ws, Width);
+        }
+        std::size_t j = inner;
+        for (;;) {
+            if (j == 0) return;
+            --j;
+            if (++c[j] < p.extent[j]) break;
+            c[j] = 0;
+        }
+    }
+}
+
+template <class I>
+void run_element_walk(const gather_plan& p, std::size_t axes, const std::byte* walked_in, std::byte* walked_out,
+                      const std::byte* addressed_in, std::byte* addressed_out) noexcept {
+    switch (p.width) {
+    case 1: return run_element_walk<I, 1>(p, axes, walked_in, walked_out, addressed_in, addressed_out);
+    case 2: return run_element_walk<I, 2>(p, axes, walked_in, walked_out, addressed_in, addressed_out);
+    case 4: return run_element_walk<I, 4>(p, axes, walked_in, walked_out, addressed_in, addressed_out);
+    default: return run_element_walk<I, 8>(p, axes, walked_in, walked_out, addressed_in, addressed_out);
+    }
+}
+
 /// Runs a plan whose indices check_indices accepted. `gather`: walked = output, addressed =
 /// input (read); otherwise a scatter: walked = updates (read), addressed = output, written in
 /// row-major order of the walked tensor, so that of duplicate targets the last update stays.
@@ -229,13 +324,46 @@ DMLREF_FUNC void run_gather_plan(const gather_plan& p, const std::byte* walked_i
         packed = packed && p.walked_stride[j] == block && p.addressed_step[j] == block;
         block *= p.extent[j];
     }
+    if (block == 1 && outer > 0 && p.tuple == 1) { // one index per element
+        const auto o = outer;
+        switch (p.index_type) {
+        case data_type::int32: return run_element_walk<std::int32_t>(p, o, walked_in, walked_out, addressed_in, addressed_out);
+        case data_type::uint32: return run_element_walk<std::uint32_t>(p, o, walked_in, walked_out, addressed_in, addressed_out);
+        case data_type::int64: return run_element_walk<std::int64_t>(p, o, walked_in, walked_out, addressed_in, addressed_out);
+        default: return run_element_walk<std::uint64_t>(p, o, walked_in, walked_out, addressed_in, addressed_out);
+        }
+    }
     std::array<std::ptrdiff_t, max_plan_rank> c{};
+    const auto next_coordinate = [&] { // the odometer over the outer axes; false past the last
+        for (std::size_t j = outer; j-- > 0;) {
+            if (++c[j] < p.extent[j]) return true;
+            c[j] = 0;
+        }
+        return false;
+    };
+    if (packed) {
+        // Whole runs, one per index read, each run's source (a gather's) or target (a scatter's)
+        // prefetched a run ahead, while the run before it is copied: the rows an index picks lie
+        // anywhere, so the hardware prefetcher cannot guess them.
+        const auto bytes = static_cast<std::size_t>(block * w);
+        const std::size_t ahead = bytes <= 4096 ? bytes : 0;
+        for (plan_offsets at = offsets_at(p, c, outer);;) {
+            const bool more = next_coordinate();
+            plan_offsets next{};
+            if (more) {
+                next = offsets_at(p, c, outer);
+                const std::byte* line = gather ? addressed_in + next.addressed * w : addressed_out + next.addressed * w;
+                for (std::size_t b = 0; b < ahead; b += 64) DMLREF_PREFETCH(line + b);
+            }
+            if (gather) std::memcpy(walked_out + at.walked * w, addressed_in + at.addressed * w, bytes);
+            else std::memcpy(addressed_out + at.addressed * w, walked_in + at.walked * w, bytes);
+            if (!more) return;
+            at = next;
+        }
+    }
     for (;;) {
         const auto [walked, addressed] = offsets_at(p, c, outer);
-        if (packed) {
-            if (gather) std::memcpy(walked_out + walked * w, addressed_in + addressed * w, static_cast<std::size_t>(block * w));
-            else std::memcpy(addressed_out + addressed * w, walked_in + walked * w, static_cast<std::size_t>(block * w));
-        } else {
+        {
             std::array<std::ptrdiff_t, max_plan_rank> b{};
             for (;;) {
                 std::ptrdiff_t wo = walked, ao = addressed;
@@ -255,13 +383,7 @@ DMLREF_FUNC void run_gather_plan(const gather_plan& p, const std::byte* walked_i
             }
         }
     block_done:
-        std::size_t j = outer;
-        for (;;) {
-            if (j == 0) return;
-            --j;
-            if (++c[j] < p.extent[j]) break;
-            c[j] = 0;
-        }
+        if (!next_coordinate()) return;
     }
 }
 #else

@@ -85,18 +85,16 @@ DMLREF_FUNC std::pair<std::ptrdiff_t, std::ptrdiff_t> one_hot_values(const layou
 ;
 #endif
 
-/// Runs ONE_HOT: per sequence along the axis, OffValue everywhere and OnValue at the index.
-DMLREF_FUNC void run_one_hot(const layout& idx, const layout& values, const layout& out, std::size_t axis,
-                        const std::byte* indices, data_type index_type, const std::byte* value_bytes,
-                        std::byte* output, std::size_t width) noexcept
-#if DMLREF_DEFINE_FUNCS
-{
-    const auto w = static_cast<std::ptrdiff_t>(width);
+/// run_one_hot for elements of Width bytes: each sequence along the axis filled with OffValue in a
+/// loop of fixed-size stores (vectorized where the axis is packed), then OnValue at the index.
+template <std::size_t Width>
+void run_one_hot_of_width(const layout& idx, const layout& out, std::size_t axis, const std::byte* indices,
+                          data_type index_type, const std::byte* off, const std::byte* on, std::byte* output) noexcept {
+    constexpr auto w = static_cast<std::ptrdiff_t>(Width);
     const auto iw = static_cast<std::ptrdiff_t>(element_size(index_type));
-    const auto [off_at, on_at] = one_hot_values(values);
-    const std::byte* off = value_bytes + off_at * w;
-    const std::byte* on = value_bytes + on_at * w;
-    const std::ptrdiff_t size = out.extents[axis], step = out.strides[axis];
+    std::byte off_value[Width];
+    std::memcpy(off_value, off, Width);
+    const std::ptrdiff_t size = out.extents[axis], step = out.strides[axis] * w;
     std::array<std::ptrdiff_t, max_plan_rank> c{}; // over the index tensor (1 on the axis)
     for (;;) {
         std::ptrdiff_t at = 0, o = 0;
@@ -104,9 +102,13 @@ DMLREF_FUNC void run_one_hot(const layout& idx, const layout& values, const layo
             at += c[i] * idx.strides[i];
             o += c[i] * out.strides[i];
         }
-        const auto hot = wrap_index(read_index(indices + at * iw, index_type), size);
-        for (std::ptrdiff_t k = 0; k < size; ++k)
-            std::memcpy(output + (o + k * step) * w, hot && *hot == k ? on : off, width);
+        std::byte* row = output + o * w;
+        if (step == w) {
+            for (std::ptrdiff_t k = 0; k < size; ++k) std::memcpy(row + k * w, off_value, Width);
+        } else {
+            for (std::ptrdiff_t k = 0; k < size; ++k) std::memcpy(row + k * step, off_value, Width);
+        }
+        if (const auto hot = wrap_index(read_index(indices + at * iw, index_type), size)) std::memcpy(row + *hot * step, on, Width);
         std::size_t i = idx.rank;
         for (;;) {
             if (i == 0) return;
@@ -114,6 +116,24 @@ DMLREF_FUNC void run_one_hot(const layout& idx, const layout& values, const layo
             if (++c[i] < idx.extents[i]) break;
             c[i] = 0;
         }
+    }
+}
+
+/// Runs ONE_HOT: per sequence along the axis, OffValue everywhere and OnValue at the index.
+DMLREF_FUNC void run_one_hot(const layout& idx, const layout& values, const layout& out, std::size_t axis,
+                        const std::byte* indices, data_type index_type, const std::byte* value_bytes,
+                        std::byte* output, std::size_t width) noexcept
+#if DMLREF_DEFINE_FUNCS
+{
+    const auto [off_at, on_at] = one_hot_values(values);
+    const auto w = static_cast<std::ptrdiff_t>(width);
+    const std::byte* off = value_bytes + off_at * w;
+    const std::byte* on = value_bytes + on_at * w;
+    switch (width) {
+    case 1: return run_one_hot_of_width<1>(idx, out, axis, indices, index_type, off, on, output);
+    case 2: return run_one_hot_of_width<2>(idx, out, axis, indices, index_type, off, on, output);
+    case 4: return run_one_hot_of_width<4>(idx, out, axis, indices, index_type, off, on, output);
+    default: return run_one_hot_of_width<8>(idx, out, axis, indices, index_type, off, on, output);
     }
 }
 #else
