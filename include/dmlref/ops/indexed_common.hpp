@@ -341,29 +341,12 @@ DMLREF_FUNC void run_gather_plan(const gather_plan& p, const std::byte* walked_i
         }
         return false;
     };
-    if (packed) {
-        // Whole runs, one per index read, each run's source (a gather's) or target (a scatter's)
-        // prefetched a run ahead, while the run before it is copied: the rows an index picks lie
-        // anywhere, so the hardware prefetcher cannot guess them.
-        const auto bytes = static_cast<std::size_t>(block * w);
-        const std::size_t ahead = bytes <= 4096 ? bytes : 0;
-        for (plan_offsets at = offsets_at(p, c, outer);;) {
-            const bool more = next_coordinate();
-            plan_offsets next{};
-            if (more) {
-                next = offsets_at(p, c, outer);
-                const std::byte* line = gather ? addressed_in + next.addressed * w : addressed_out + next.addressed * w;
-                for (std::size_t b = 0; b < ahead; b += 64) DMLREF_PREFETCH(line + b);
-            }
-            if (gather) std::memcpy(walked_out + at.walked * w, addressed_in + at.addressed * w, bytes);
-            else std::memcpy(addressed_out + at.addressed * w, walked_in + at.walked * w, bytes);
-            if (!more) return;
-            at = next;
-        }
-    }
     for (;;) {
         const auto [walked, addressed] = offsets_at(p, c, outer);
-        {
+        if (packed) {
+            if (gather) std::memcpy(walked_out + walked * w, addressed_in + addressed * w, static_cast<std::size_t>(block * w));
+            else std::memcpy(addressed_out + addressed * w, walked_in + walked * w, static_cast<std::size_t>(block * w));
+        } else {
             std::array<std::ptrdiff_t, max_plan_rank> b{};
             for (;;) {
                 std::ptrdiff_t wo = walked, ao = addressed;
