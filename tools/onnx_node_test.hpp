@@ -69,6 +69,10 @@ struct loaded_test {
     std::vector<npy::array> inputs;
     std::vector<npy::array> expected;   ///< empty without output_0.pb
     std::vector<std::string> output_names;
+    /// ONNX's shape of each output where it is not the desc's sizes: the same elements, the rank
+    /// ONNX derives (Gather's, GatherND's, OneHot's of one index), DirectML's padded or fitted to
+    /// the DimensionCount of its inputs.
+    std::vector<std::vector<std::uint64_t>> output_shapes;
 };
 
 /// Reads `model` (a model.onnx) and the graph inputs it needs from initializers or from
