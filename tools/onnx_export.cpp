@@ -846,6 +846,7 @@ std::string case_json(const node_plan& p, const operator_desc& desc, const std::
     j["attributes"] = attributes;
     nlohmann::ordered_json inputs = nlohmann::ordered_json::object();
     std::vector<std::string> names = data_names_of(p);
+    if (p.data_value) inputs[p.data_name] = as_int64(*p.data_value); // OneHot's indices (int64)
     for (const auto& t : p.inputs) {
         names.push_back(t.name);
         if (t.name == "constant_value") {
