@@ -52,13 +52,30 @@
 //            int32 and int64); a negative signed index counts from the end in both (GatherElements
 //            from opset 11 on: [-s, s-1]). An index outside its axis (which dmlref refuses and
 //            GatherElements calls an error): left out.
+//   GATHER -> Gather-11 (`axis` = Axis; data = InputTensor, indices = IndicesTensor's last
+//            IndexDimensions dimensions, INT32 as int32, the others as int64; the output in ONNX's
+//            shape data[:axis] + indices + data[axis+1:], OutputTensor's elements in C order).
+//            Gather-11 is the first to read negative indices ([-s, s-1]).
+//   GATHER_ND -> GatherND-11, GATHER_ND1 -> GatherND-12 (`batch_dims` = BatchDimensionCount):
+//            data = InputTensor's last InputDimensionCount dimensions, indices (int64) =
+//            IndicesTensor's last IndicesDimensionCount; the output indices[:-1] +
+//            data[batch_dims + T:].
+//   SCATTER_ELEMENTS -> ScatterElements-11 (`axis` = Axis; data, indices, updates; no reduction),
+//   SCATTER_ND -> ScatterND-11 (data and updates as GatherND's, int64 indices). Two updates of
+//            one element are undefined in both ONNX and DirectML: such cases are left out.
+//   ONE_HOT -> OneHot-11 (indices as int64 of IndicesTensor's shape without Axis, depth = the
+//            output's size on Axis, values = [OffValue, OnValue], `axis` = Axis; a
+//            one-dimensional ONE_HOT as one index of shape {1}, output {1, depth}). OneHot-11 and
+//            DirectML agree on every index: [-depth, depth-1] marks OnValue (negative from the end),
+//            any other gives OffValue along the axis. OneHot-9/10 give OffValue for negative ones.
+//   For all: an index outside its axis (dmlref refuses it at execute) is left out.
 //   Their parts are packed ONNX tensors whatever the descs' strides: each input_K.pb holds the
 //   elements its tensor reads, each output_K.pb those its tensor is written, gathered in C order
 //   (case.json's input_strides and output_strides keep the layouts).
 // Input layouts: a strided or broadcast InputTensor decides which buffer elements the operator
 // reads, which a node test (a packed tensor per input) cannot say: left out (but IDENTITY's above,
-// and JOIN's and SPLIT's parts, and REVERSE_SUBSEQUENCES's and GATHER_ELEMENTS's tensors, gathered
-// as said there: their meaning is that of the logical tensors).
+// and JOIN's and SPLIT's parts, and the tensors of REVERSE_SUBSEQUENCES and the indexed operators,
+// gathered as said there: their meaning is that of the logical tensors).
 // Output strides only place the results in memory: those cases are exported with the packed
 // logical output.
 #include <algorithm>

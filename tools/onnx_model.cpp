@@ -829,7 +829,7 @@ operator_desc map_scatter_nd(const node_context& node, const onnx::NodeProto& n,
 /// everywhere, as DirectML's ONE_HOT) as ONE_HOT: indices int32 or int64 of rank q >= 1, padded
 /// with a 1 at Axis (axis, default -1, in [-q-1, q]); depth one integer, the output's size on Axis;
 /// values [off, on] as a ValuesTensor {1, ..., 1, 2} of N = q + 1 dimensions.
-operator_desc map_one_hot(const node_context& node, const onnx::NodeProto& n, std::int64_t opset, const npy::array& indices,
+operator_desc map_one_hot(const node_context& node, const onnx::NodeProto& n, std::int64_t opset,
                           const std::vector<std::optional<npy::array>>& inputs, npy::array& values_out) {
     only_attributes(node, n, {"axis"});
     if (opset < 11)
@@ -933,7 +933,7 @@ loaded_test load_node_test(const fs::path& model_path) {
     if (!inputs[0]) node.fail("the data input is missing");
     const npy::array& data = *inputs[0];
 
-    loaded_test test{.folder = model_path.parent_path(), .desc = {}, .inputs = {data}, .expected = {}, .output_names = {}};
+    loaded_test test{.folder = model_path.parent_path(), .desc = {}, .inputs = {data}, .expected = {}, .output_names = {}, .output_shapes = {}};
     for (const auto& o : g.output()) test.output_names.push_back(o.name());
     if (n.op_type() == "Pad") test.desc = map_pad(node, n, opset, data, inputs);
     else if (n.op_type() == "Slice") test.desc = map_slice(node, n, opset, data, inputs);
@@ -972,7 +972,7 @@ loaded_test load_node_test(const fs::path& model_path) {
         test.output_shapes.push_back(data.shape);
     } else if (n.op_type() == "OneHot") {
         npy::array values;
-        test.desc = map_one_hot(node, n, opset, data, inputs, values);
+        test.desc = map_one_hot(node, n, opset, inputs, values);
         test.inputs.push_back(std::move(values));
     } else node.fail("the operator has no DirectML data-movement form here (Pad, Slice, DepthToSpace, SpaceToDepth, Identity, "
                    "Transpose, Expand, Tile, Resize, Concat, Split, ReverseSequence, GatherElements, Gather, GatherND, "

@@ -396,7 +396,11 @@ def checker():
                 check(name + " output_%d.pb" % k, p.name == out.name and p.HasField("raw_data"))
                 expected.append(numpy_helper.to_array(p))
             check(name + " no more outputs", not os.path.exists(os.path.join(c, "test_data_set_0", "output_%d.pb" % len(expected))))
-            meaning = onnx_meaning(model.graph.node[0], inputs)
+            try:
+                meaning = onnx_meaning(model.graph.node[0], inputs)
+            except Exception as e:  # noqa: BLE001 - a model numpy cannot evaluate (an index past its axis) fails too
+                check(name + " ONNX meaning evaluates", False, "%s: %r" % (info["dml_desc"], e))
+                continue
             # asarray keeps a 0-d result 0-d (Gather and GatherND give scalars), as ascontiguousarray would not.
             got = [np.asarray(g, order="C") for g in (meaning if isinstance(meaning, list) else [meaning])]
             same = len(got) == len(expected) and all(g.shape == e.shape and g.tobytes() == e.tobytes() for g, e in zip(got, expected))
