@@ -14,7 +14,9 @@
 # DMLREF_TOOL names one built already, as CI does with the test stage's), ORT_COUNT (cases drawn, 12000 over the fourteen operators the cycle draws: about 5,700 have an
 # exact ONNX form and are exported, and ONNX Runtime loads and runs about 4,700 of those), ORT_INDEXED_COUNT
 # (1500: REVERSE_SUBSEQUENCES and GATHER_ELEMENTS, which `dmlref vectors` draws by --ops only, exported
-# beside them into build-ort/ort-cases-indexed: about 1,350), ORT_SEED (1); ORT_SUITE=DIR checks
+# beside them into build-ort/ort-cases-indexed: about 1,350), ORT_GATHERS_COUNT (3000: GATHER, GATHER_ND,
+# GATHER_ND1, SCATTER_ELEMENTS, SCATTER_ND and ONE_HOT, also by --ops only, into build-ort/ort-cases-gathers:
+# every one exported; 8 to 40 s more, measured), ORT_SEED (1); ORT_SUITE=DIR checks
 # the node tests already in DIR instead of exporting.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +24,7 @@ root=$PWD
 build=${BUILD_DIR:-build-ort}
 count=${ORT_COUNT:-12000}
 indexed_count=${ORT_INDEXED_COUNT:-1500}
+gathers_count=${ORT_GATHERS_COUNT:-3000}
 seed=${ORT_SEED:-1}
 start=$SECONDS
 step() { echo "-- [$((SECONDS - start)) s] $*"; }
@@ -56,7 +59,11 @@ if [[ -z "${ORT_SUITE:-}" ]]; then
   rm -rf "$cases-indexed"
   "$dmlref" vectors --format both --ops reverse_subsequences,gather_elements --count "$indexed_count" --seed "$seed" \
     --out "$cases-indexed"
-  indexed=("$cases-indexed")
+  step "exporting $gathers_count GATHER, GATHER_ND, GATHER_ND1, SCATTER_ELEMENTS, SCATTER_ND and ONE_HOT cases (seed $seed) to $cases-gathers"
+  rm -rf "$cases-gathers"
+  "$dmlref" vectors --format both --ops gather,gather_nd,gather_nd1,scatter_elements,scatter_nd,one_hot --count "$gathers_count" \
+    --seed "$seed" --out "$cases-gathers"
+  indexed=("$cases-indexed" "$cases-gathers")
 fi
 
 step "running them through ONNX Runtime's CPU provider (reproducers of differences: $report)"

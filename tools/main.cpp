@@ -549,8 +549,9 @@ int vectors_command(const fs::path& out_dir, const std::vector<std::string>& ops
             const fs::path dir = out_dir / fmt::format("{:05}_{}_{}", k, to_string(type_of(desc)), to_string(data_type_of(desc)));
             [[maybe_unused]] const auto values = write_parts_case(dir, desc, rng, dxdispatch); // the same draws in every format
 #ifdef DMLREF_HAVE_ONNX
-            // JOIN as Concat, SPLIT as Split, REVERSE_SUBSEQUENCES as ReverseSequence, GATHER_ELEMENTS as
-            // GatherElements, over the same buffers (a case left out writes no folder of its own).
+            // JOIN as Concat, SPLIT as Split, REVERSE_SUBSEQUENCES and the indexed operators as their
+            // ONNX operators (onnx_export.cpp), over the same buffers (a case left out writes no folder
+            // of its own).
             if (onnx) {
                 std::vector<std::span<const std::byte>> buffers;
                 for (const auto& v : values) buffers.emplace_back(v.data);

@@ -52,19 +52,37 @@
 //            int32 and int64); a negative signed index counts from the end in both (GatherElements
 //            from opset 11 on: [-s, s-1]). An index outside its axis (which dmlref refuses and
 //            GatherElements calls an error): left out.
+//   GATHER -> Gather-11 (`axis` = Axis; data = InputTensor, indices = IndicesTensor's last
+//            IndexDimensions dimensions, INT32 as int32, the others as int64; the output in ONNX's
+//            shape data[:axis] + indices + data[axis+1:], OutputTensor's elements in C order).
+//            Gather-11 is the first to read negative indices ([-s, s-1]).
+//   GATHER_ND -> GatherND-11, GATHER_ND1 -> GatherND-12 (`batch_dims` = BatchDimensionCount):
+//            data = InputTensor's last InputDimensionCount dimensions, indices (int64) =
+//            IndicesTensor's last IndicesDimensionCount; the output indices[:-1] +
+//            data[batch_dims + T:].
+//   SCATTER_ELEMENTS -> ScatterElements-11 (`axis` = Axis; data, indices, updates; no reduction),
+//   SCATTER_ND -> ScatterND-11 (data and updates as GatherND's, int64 indices). Two updates of
+//            one element are undefined in both ONNX and DirectML: such cases are left out.
+//   ONE_HOT -> OneHot-11 (indices as int64 of IndicesTensor's shape without Axis, depth = the
+//            output's size on Axis, values = [OffValue, OnValue], `axis` = Axis; a
+//            one-dimensional ONE_HOT as one index of shape {1}, output {1, depth}). OneHot-11 and
+//            DirectML agree on every index: [-depth, depth-1] marks OnValue (negative from the end),
+//            any other gives OffValue along the axis. OneHot-9/10 give OffValue for negative ones.
+//   For all: an index outside its axis (dmlref refuses it at execute) is left out.
 //   Their parts are packed ONNX tensors whatever the descs' strides: each input_K.pb holds the
 //   elements its tensor reads, each output_K.pb those its tensor is written, gathered in C order
 //   (case.json's input_strides and output_strides keep the layouts).
 // Input layouts: a strided or broadcast InputTensor decides which buffer elements the operator
 // reads, which a node test (a packed tensor per input) cannot say: left out (but IDENTITY's above,
-// and JOIN's and SPLIT's parts, and REVERSE_SUBSEQUENCES's and GATHER_ELEMENTS's tensors, gathered
-// as said there: their meaning is that of the logical tensors).
+// and JOIN's and SPLIT's parts, and the tensors of REVERSE_SUBSEQUENCES and the indexed operators,
+// gathered as said there: their meaning is that of the logical tensors).
 // Output strides only place the results in memory: those cases are exported with the packed
 // logical output.
 #include <algorithm>
 #include <fstream>
 #include <limits>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -112,6 +130,14 @@ struct node_plan {
     std::optional<std::int64_t> axis; ///< Concat, Split, GatherElements
     /// Integer attributes besides axis and blocksize (ReverseSequence's batch_axis, time_axis).
     std::vector<std::pair<std::string, std::int64_t>> ints;
+    /// The data input's shape where it is not InputTensor's sizes (the same elements in C order:
+    /// GatherND's and ScatterND's data, InputTensor without its leading 1s).
+    std::optional<std::vector<std::uint64_t>> data_shape;
+    /// The data input itself where it is not a tensor's elements (OneHot's indices, as int64).
+    std::optional<npy::array> data_value;
+    /// The output's shape where it is not OutputTensor's sizes (the same elements in C order:
+    /// Gather's and GatherND's output, whose rank ONNX derives, DirectML's fitted to N).
+    std::optional<std::vector<std::uint64_t>> output_shape;
 };
 
 node_plan make_plan(std::string op_type, std::string data_name, std::int64_t opset) {
@@ -284,6 +310,15 @@ std::variant<node_plan, std::string> plan_parts(const operator_desc& desc) {
     return p;
 }
 
+/// REVERSE_SUBSEQUENCES and the indexed operators: exported from their logical tensors, the index
+/// tensor's values read (plan_indexed, plan_indexed_more).
+bool is_indexed(const operator_desc& d) {
+    return std::holds_alternative<reverse_subsequences_desc>(d) || std::holds_alternative<gather_elements_desc>(d) ||
+           std::holds_alternative<gather_desc>(d) || std::holds_alternative<gather_nd_desc>(d) ||
+           std::holds_alternative<gather_nd1_desc>(d) || std::holds_alternative<scatter_elements_desc>(d) ||
+           std::holds_alternative<scatter_nd_desc>(d) || std::holds_alternative<one_hot_desc>(d);
+}
+
 /// An integer element of a gathered index tensor (UINT32, INT32, UINT64 or INT64) as int64; an
 /// unsigned one of 2^63 or more as -1 (outside every axis: the callers refuse it).
 std::int64_t index_at(const npy::array& a, std::size_t i) {
@@ -354,9 +389,183 @@ std::variant<node_plan, std::string> plan_indexed(const operator_desc& desc, con
     return p;
 }
 
+/// A gathered index tensor's values as int64, each checked against the size of the axis it
+/// indexes (`bound_of(e)`, e the element's C-order number): [-size, size) for INT32 and INT64,
+/// [0, size) for UINT32 and UINT64; nothing where one lies outside (dmlref refuses it).
+template <class BoundOf>
+std::optional<std::vector<std::int64_t>> checked_indices(const npy::array& indices, std::size_t count, BoundOf bound_of) {
+    const bool is_signed = indices.type == data_type::int32 || indices.type == data_type::int64;
+    std::vector<std::int64_t> values(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        values[i] = index_at(indices, i);
+        const std::int64_t size = bound_of(i);
+        if (values[i] >= size || values[i] < (is_signed ? -size : 0)) return std::nullopt;
+    }
+    return values;
+}
+
+/// An index input of `shape`: INT32 indices as they are where the ONNX operator takes int32
+/// (`int32_ok`), else int64.
+npy::array index_input_of(const npy::array& indices, const std::vector<std::int64_t>& values, std::vector<std::uint64_t> shape,
+                          bool int32_ok) {
+    npy::array a = int32_ok && indices.type == data_type::int32 ? indices : int64_vector(values);
+    a.data.resize(values.size() * element_size(a.type));
+    a.shape = std::move(shape);
+    return a;
+}
+
+std::vector<std::uint64_t> shape_of(const std::vector<std::uint32_t>& sizes, std::size_t from, std::size_t to) {
+    return {sizes.begin() + static_cast<std::ptrdiff_t>(from), sizes.begin() + static_cast<std::ptrdiff_t>(to)};
+}
+
+/// GATHER as Gather-11, GATHER_ND as GatherND-11, GATHER_ND1 as GatherND-12, SCATTER_ELEMENTS as
+/// ScatterElements-11, SCATTER_ND as ScatterND-11 and ONE_HOT as OneHot-11 (see the mapping above),
+/// from the logical tensors `gathered` (one per input tensor, C order), or why not.
+std::variant<node_plan, std::string> plan_indexed_more(const operator_desc& desc, const std::vector<npy::array>& gathered) {
+    if (const auto* g = std::get_if<gather_desc>(&desc)) {
+        const auto& in = g->input_tensor.sizes;
+        const auto& idx = g->indices_tensor.sizes;
+        const std::size_t n = in.size(), k = g->index_dimensions, a = g->axis;
+        const auto values = checked_indices(gathered.at(1), element_count(idx), [&](std::size_t) { return std::int64_t{in[a]}; });
+        if (!values)
+            return std::string("GATHER with an IndicesTensor value outside its Axis (dmlref refuses it; Gather calls it an error)");
+        node_plan p = make_plan("Gather", "data", 11);
+        p.axis = static_cast<std::int64_t>(a);
+        p.inputs.push_back({"indices", index_input_of(gathered.at(1), *values, shape_of(idx, n - k, n), true)});
+        std::vector<std::uint64_t> out = shape_of(in, 0, a);
+        for (std::size_t e = n - k; e < n; ++e) out.push_back(idx[e]);
+        for (std::size_t e = a + 1; e < n; ++e) out.push_back(in[e]);
+        p.output_shape = out;
+        return p;
+    }
+    if (std::holds_alternative<gather_nd_desc>(desc) || std::holds_alternative<gather_nd1_desc>(desc) ||
+        std::holds_alternative<scatter_nd_desc>(desc)) {
+        std::size_t i_count = 0, j_count = 0, b = 0;
+        std::visit(
+            [&](const auto& d) {
+                if constexpr (requires { d.input_dimension_count; }) {
+                    i_count = d.input_dimension_count;
+                    j_count = d.indices_dimension_count;
+                }
+                if constexpr (requires { d.batch_dimension_count; }) b = d.batch_dimension_count;
+            },
+            desc);
+        const auto& in = inputs_of(desc)[0].desc().sizes;
+        const auto& idx = inputs_of(desc)[1].desc().sizes;
+        const std::size_t n = in.size(), t = idx[n - 1];
+        const bool scatter = std::holds_alternative<scatter_nd_desc>(desc);
+        const char* op = scatter ? "SCATTER_ND" : std::holds_alternative<gather_nd_desc>(desc) ? "GATHER_ND" : "GATHER_ND1";
+        const auto values =
+            checked_indices(gathered.at(1), element_count(idx), [&](std::size_t e) { return std::int64_t{in[n - i_count + b + e % t]}; });
+        if (!values)
+            return fmt::format("{} with an IndicesTensor value outside the dimension it indexes (dmlref refuses it; {} calls it "
+                               "an error)",
+                               op, scatter ? "ScatterND" : "GatherND");
+        std::vector<std::uint64_t> out = shape_of(idx, n - j_count, n - 1);
+        for (std::size_t e = n - i_count + b + t; e < n; ++e) out.push_back(in[e]);
+        node_plan p = make_plan(scatter ? "ScatterND" : "GatherND", "data", 11);
+        p.data_shape = shape_of(in, n - i_count, n);
+        if (scatter) p.output_shape = p.data_shape; // ScatterND's output has its data's shape
+        p.inputs.push_back({"indices", index_input_of(gathered.at(1), *values, shape_of(idx, n - j_count, n), false)});
+        if (scatter) {
+            // ScatterND's result is defined only where no two tuples name one place (ONNX: "should
+            // not have duplicate entries"); DirectML: "no guarantee of which last write wins".
+            std::set<std::vector<std::int64_t>> places;
+            for (std::size_t q = 0; q < values->size() / std::max<std::size_t>(t, 1); ++q) {
+                std::vector<std::int64_t> tuple(values->begin() + static_cast<std::ptrdiff_t>(q * t),
+                                                values->begin() + static_cast<std::ptrdiff_t>((q + 1) * t));
+                for (std::size_t m = 0; m < t; ++m)
+                    if (tuple[m] < 0) tuple[m] += in[n - i_count + m];
+                if (!places.insert(tuple).second)
+                    return std::string("SCATTER_ND with two IndicesTensor tuples naming one place (DirectML does not say which "
+                                       "write wins; ScatterND leaves it undefined)");
+            }
+            npy::array updates = gathered.at(2);
+            updates.shape = out;
+            p.inputs.push_back({"updates", std::move(updates)});
+        } else {
+            p.output_shape = out;
+            if (std::holds_alternative<gather_nd1_desc>(desc)) {
+                p.opset = 12;
+                p.ints = {{"batch_dims", static_cast<std::int64_t>(b)}};
+            }
+        }
+        return p;
+    }
+    if (const auto* s = std::get_if<scatter_elements_desc>(&desc)) {
+        const auto& in = s->input_tensor.sizes;
+        const auto& idx = s->indices_tensor.sizes;
+        const std::size_t a = s->axis;
+        const auto values = checked_indices(gathered.at(1), element_count(idx), [&](std::size_t) { return std::int64_t{in[a]}; });
+        if (!values)
+            return std::string("SCATTER_ELEMENTS with an IndicesTensor value outside its Axis (dmlref refuses it; "
+                               "ScatterElements calls it an error)");
+        // Each index's target: its coordinate with the Axis entry replaced; two alike are undefined
+        // in both (ScatterElements without reduction; DirectML: no guarantee which write wins).
+        std::set<std::uint64_t> targets;
+        std::vector<std::uint32_t> c(idx.size(), 0);
+        for (std::size_t e = 0; e < values->size(); ++e) {
+            std::uint64_t flat = 0;
+            for (std::size_t d = 0; d < idx.size(); ++d) {
+                const std::int64_t v = (*values)[e];
+                const std::uint64_t coord = d == a ? static_cast<std::uint64_t>(v < 0 ? v + in[a] : v) : c[d];
+                flat = flat * in[d] + coord;
+            }
+            if (!targets.insert(flat).second)
+                return std::string("SCATTER_ELEMENTS with two IndicesTensor values naming one output element (DirectML does not "
+                                   "say which write wins; ScatterElements leaves it undefined)");
+            for (std::size_t d = idx.size(); d-- > 0;) {
+                if (++c[d] < idx[d]) break;
+                c[d] = 0;
+            }
+        }
+        node_plan p = make_plan("ScatterElements", "data", 11);
+        p.axis = static_cast<std::int64_t>(a);
+        p.inputs.push_back({"indices", index_input_of(gathered.at(1), *values, shape_of(idx, 0, idx.size()), true)});
+        p.inputs.push_back({"updates", gathered.at(2)});
+        return p;
+    }
+    const auto& o = std::get<one_hot_desc>(desc);
+    const auto& idx = o.indices_tensor.sizes;
+    const npy::array& indices = gathered.at(0);
+    // Every index goes in as int64 (OneHot takes any numeric type; ONNX Runtime's CPU kernels take
+    // int64 with most value types). An unsigned one past 2^63 - 1 would change its meaning.
+    std::vector<std::int64_t> values(element_count(idx));
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (indices.type == data_type::uint64) {
+            std::uint64_t v;
+            std::memcpy(&v, indices.data.data() + 8 * i, 8);
+            if (v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+                return std::string("ONE_HOT with a UINT64 index past 2^63 - 1 (an int64 OneHot index would be negative)");
+        }
+        values[i] = index_at(indices, i);
+    }
+    std::vector<std::uint64_t> shape;
+    for (std::size_t d = 0; d < idx.size(); ++d)
+        if (d != o.axis) shape.push_back(idx[d]);
+    node_plan p = make_plan("OneHot", "indices", 11);
+    p.axis = o.axis;
+    if (shape.empty()) {
+        // One dimension: OneHot's indices have rank 1 or more, so one index of shape {1} and the
+        // output {1, depth} (the same elements).
+        shape = {1};
+        p.axis = 1;
+        p.output_shape = std::vector<std::uint64_t>{1, o.output_tensor.sizes[0]};
+    }
+    p.data_value = index_input_of(indices, values, shape, false);
+    p.inputs.push_back({"depth", int64_vector({std::int64_t{o.output_tensor.sizes[o.axis]}})});
+    // [OffValue, OnValue]: ValuesTensor's element 0 and its element at coordinate 1 of its innermost
+    // axis of size > 1, which is element 1 in C order (every later axis has size 1).
+    const npy::array& v = gathered.at(1);
+    const std::size_t w = element_size(v.type);
+    npy::array off_on{v.type, {2}, std::vector<std::byte>(v.data.begin(), v.data.begin() + static_cast<std::ptrdiff_t>(2 * w))};
+    p.inputs.push_back({"values", std::move(off_on)});
+    return p;
+}
+
 std::variant<node_plan, std::string> plan_of(const operator_desc& desc, std::span<const std::vector<std::byte>> buffers) {
     if (binds_tensor_arrays(type_of(desc))) return plan_parts(desc);
-    if (std::holds_alternative<reverse_subsequences_desc>(desc) || std::holds_alternative<gather_elements_desc>(desc)) {
+    if (is_indexed(desc)) {
         const auto ins = inputs_of(desc);
         if (buffers.size() != ins.size())
             throw std::logic_error(fmt::format("the ONNX export of {} was given {} input buffers for {} input tensors",
@@ -366,7 +575,9 @@ std::variant<node_plan, std::string> plan_of(const operator_desc& desc, std::spa
             const buffer_tensor_desc& t = ins[k].desc();
             gathered.push_back(npy::array{t.data_type, {t.sizes.begin(), t.sizes.end()}, detail::gather(t, buffers[k])});
         }
-        return plan_indexed(desc, gathered);
+        return std::holds_alternative<reverse_subsequences_desc>(desc) || std::holds_alternative<gather_elements_desc>(desc)
+                   ? plan_indexed(desc, gathered)
+                   : plan_indexed_more(desc, gathered);
     }
     if (!binds_one_input_and_output(type_of(desc)))
         return fmt::format("{} (the ONNX export writes nodes of one input and one output, and JOIN's, SPLIT's, "
@@ -633,11 +844,14 @@ std::string case_json(const node_plan& p, const operator_desc& desc, const std::
     } else {
         j["output_strides"] = strides_of(out);
     }
-    if (std::holds_alternative<reverse_subsequences_desc>(desc) || std::holds_alternative<gather_elements_desc>(desc)) {
+    if (is_indexed(desc)) {
         nlohmann::ordered_json in_strides = nlohmann::ordered_json::array();
         for (const auto& t : inputs_of(desc)) in_strides.push_back(strides_of(t.desc()));
         j["input_strides"] = in_strides;
-        j["index_type"] = std::string(to_string(inputs_of(desc)[1].desc().data_type));
+        j["index_type"] = std::string(to_string(inputs_of(desc)[std::holds_alternative<one_hot_desc>(desc) ? 0 : 1].desc().data_type));
+        // OneHot's data input is its indices: the type it moves is the output's.
+        j["data_type"] = std::string(to_string(data_type_of(desc)));
+        j["onnx_type"] = std::string(detail::onnx_type_name(data_type_of(desc)));
     }
     nlohmann::ordered_json attributes = nlohmann::ordered_json::object();
     if (p.axis) attributes["axis"] = *p.axis;
@@ -649,6 +863,7 @@ std::string case_json(const node_plan& p, const operator_desc& desc, const std::
     j["attributes"] = attributes;
     nlohmann::ordered_json inputs = nlohmann::ordered_json::object();
     std::vector<std::string> names = data_names_of(p);
+    if (p.data_value) inputs[p.data_name] = as_int64(*p.data_value); // OneHot's indices (int64)
     for (const auto& t : p.inputs) {
         names.push_back(t.name);
         if (t.name == "constant_value") {
@@ -662,7 +877,15 @@ std::string case_json(const node_plan& p, const operator_desc& desc, const std::
             std::vector<float> v(t.value.data.size() / 4);
             if (!v.empty()) std::memcpy(v.data(), t.value.data.data(), t.value.data.size());
             inputs[t.name] = v;
-        } else if (t.value.type == data_type::int32) { // GatherElements's INT32 indices
+        } else if (t.name == "updates" || t.name == "values") { // ScatterElements's, ScatterND's and OneHot's data
+            nlohmann::ordered_json list = nlohmann::ordered_json::array();
+            const std::size_t w = element_size(t.value.type);
+            for (std::size_t e = 0; e < t.value.data.size() / w; ++e) {
+                const auto first = t.value.data.begin() + static_cast<std::ptrdiff_t>(e * w);
+                list.push_back(nlohmann::ordered_json(json_scalar(npy::array{t.value.type, {}, std::vector<std::byte>(first, first + static_cast<std::ptrdiff_t>(w))})));
+            }
+            inputs[t.name] = list;
+        } else if (t.value.type == data_type::int32) { // Gather's, GatherElements's and ScatterElements's INT32 indices
             std::vector<std::int32_t> v(t.value.data.size() / 4);
             if (!v.empty()) std::memcpy(v.data(), t.value.data.data(), t.value.data.size());
             inputs[t.name] = v;
@@ -708,10 +931,13 @@ void write_case(const fs::path& dir, const node_plan& p, const operator_desc& de
         const buffer_tensor_desc& held = p.data_tensor ? *p.data_tensor : ins[k].desc();
         data.push_back(npy::array{held.data_type, {held.sizes.begin(), held.sizes.end()}, detail::gather(held, in_buffers[k])});
     }
+    if (p.data_shape) data.front().shape = *p.data_shape; // the same elements (plan_indexed)
+    if (p.data_value) data.front() = *p.data_value;
     for (std::size_t k = 0; k < outs.size(); ++k) {
         const buffer_tensor_desc& o = outs[k].desc();
         outputs.push_back(npy::array{o.data_type, {o.sizes.begin(), o.sizes.end()}, detail::gather(o, out_buffers[k])});
     }
+    if (p.output_shape) outputs.front().shape = *p.output_shape; // the same elements (plan_indexed)
 
     fs::create_directories(dir / "test_data_set_0");
     const std::string model = model_bytes(p, data, outputs);

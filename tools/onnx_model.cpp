@@ -10,6 +10,7 @@
 #include <cstring>
 #include <iostream>
 #include <limits>
+#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -626,6 +627,240 @@ operator_desc map_gather_elements(const node_context& node, const onnx::NodeProt
     return gather_elements_desc{packed(data.type, sizes), packed(idx.type, isizes), packed(data.type, isizes), axis};
 }
 
+/// `sizes` right-aligned into `n` dimensions with leading 1s (as DirectML's indexed operators pad
+/// their tensors to one DimensionCount).
+std::vector<std::uint32_t> padded_to(const std::vector<std::uint32_t>& sizes, std::size_t n) {
+    std::vector<std::uint32_t> out(n - sizes.size(), 1);
+    out.insert(out.end(), sizes.begin(), sizes.end());
+    return out;
+}
+
+/// Index input `k`, named `name`: present, int64 (or int32 where `int32_ok`); its sizes.
+std::vector<std::uint32_t> index_sizes(const node_context& node, const std::vector<std::optional<npy::array>>& inputs, std::size_t k,
+                                       std::string_view name, bool int32_ok, std::size_t min_rank) {
+    if (inputs.size() <= k || !inputs[k]) node.fail(fmt::format("input '{}' is missing", name));
+    const npy::array& idx = *inputs[k];
+    if (idx.type != data_type::int64 && !(int32_ok && idx.type == data_type::int32))
+        node.fail(fmt::format("input '{}' is {}; the operator takes {}", name, to_string(idx.type), int32_ok ? "int32 or int64" : "int64"));
+    return dml_sizes(node_context{fmt::format("{}: input '{}'", node.label, name)}, idx, min_rank, 8);
+}
+
+/// The DimensionCount N that holds every shape of `ranks`: the largest; refused past 8.
+std::size_t common_rank(const node_context& node, std::initializer_list<std::size_t> ranks) {
+    const std::size_t n = std::max<std::size_t>(1, std::max(ranks));
+    if (n > 8) node.fail(fmt::format("its tensors need {} dimensions; DirectML's take up to 8", n));
+    return n;
+}
+
+/// A gather's output shape in `n` dimensions: leading 1s added, or (a longer one) its leading
+/// entries dropped, which must be 1, as DirectML fits GATHER's and GATHER_ND's output; refused
+/// otherwise.
+std::vector<std::uint32_t> fitted_output(const node_context& node, const std::vector<std::uint32_t>& out, std::size_t n) {
+    if (out.size() <= n) return padded_to(out, n);
+    for (std::size_t k = 0; k < out.size() - n; ++k)
+        if (out[k] != 1)
+            node.fail(fmt::format("the output shape {{{}}} has {} dimensions, and its leading {} are not all 1 (DirectML's tensors "
+                                  "take up to 8; it drops only leading 1s)",
+                                  fmt::join(out, ", "), out.size(), out.size() - n));
+    return {out.end() - static_cast<std::ptrdiff_t>(n), out.end()};
+}
+
+/// Gather (opset 1 on; negative indices from opset 11) as GATHER: the data and indices padded with
+/// leading 1s to N = the largest of their ranks and the output's (r + q - 1), Axis = axis + the
+/// data's padding, IndexDimensions = the indices' rank; the output's ONNX shape (data[:axis] +
+/// indices + data[axis+1:]) into `onnx_out`. An index outside [-s, s-1] is refused.
+operator_desc map_gather(const node_context& node, const onnx::NodeProto& n, std::int64_t opset, const npy::array& data,
+                         const std::vector<std::optional<npy::array>>& inputs, std::vector<std::uint64_t>& onnx_out) {
+    only_attributes(node, n, {"axis"});
+    const auto sizes = dml_sizes(node, data, 1, 8);
+    const auto isizes = index_sizes(node, inputs, 1, "indices", true, 0);
+    const auto* a = attribute(n, "axis");
+    const std::uint32_t axis = axis_of(node, a ? a->i() : 0, sizes.size(), opset, 11);
+    const auto values = integers(*inputs[1], node.label + ": input 'indices'");
+    const std::int64_t s = sizes[axis], lowest = opset < 11 ? 0 : -s;
+    for (std::size_t i = 0; i < values.size(); ++i)
+        if (values[i] < lowest || values[i] >= s)
+            node.fail(fmt::format("input indices[{}]={} is outside [{}, {}] (axis {}'s size is {}{})", i, values[i], lowest, s - 1, axis,
+                                  s, opset < 11 ? "; Gather reads negative indices from opset 11 on" : ""));
+    std::vector<std::uint32_t> out(sizes.begin(), sizes.begin() + axis);
+    out.insert(out.end(), isizes.begin(), isizes.end());
+    out.insert(out.end(), sizes.begin() + axis + 1, sizes.end());
+    const std::size_t rank = common_rank(node, {sizes.size(), isizes.size(), std::min<std::size_t>(out.size(), 8)});
+    onnx_out.assign(out.begin(), out.end());
+    return gather_desc{packed(data.type, padded_to(sizes, rank)), packed(inputs[1]->type, padded_to(isizes, rank)),
+                       packed(data.type, fitted_output(node, out, rank)), static_cast<std::uint32_t>(axis + rank - sizes.size()),
+                       static_cast<std::uint32_t>(isizes.size())};
+}
+
+/// The tuples of a GatherND or ScatterND index input: each entry m within [-s, s-1] of data axis
+/// `first + m`; refused otherwise. Returns the tuples with negative entries made positive.
+std::vector<std::vector<std::int64_t>> nd_tuples(const node_context& node, const npy::array& idx, const std::vector<std::uint32_t>& sizes,
+                                                 std::size_t first, std::size_t t) {
+    const auto values = integers(idx, node.label + ": input 'indices'");
+    std::vector<std::vector<std::int64_t>> tuples;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const std::int64_t s = sizes[first + i % t];
+        if (values[i] < -s || values[i] >= s)
+            node.fail(fmt::format("input indices[{}]={} is outside [{}, {}] (data axis {}'s size is {})", i, values[i], -s, s - 1,
+                                  first + i % t, s));
+        if (i % t == 0) tuples.emplace_back();
+        tuples.back().push_back(values[i] < 0 ? values[i] + s : values[i]);
+    }
+    return tuples;
+}
+
+/// GatherND (opset 11: GATHER_ND; opset 12 on, with batch_dims B: GATHER_ND1) : InputDimensionCount
+/// = the data's rank r, IndicesDimensionCount = the indices' rank q (int64, last dimension T in
+/// [1, r - B], the first B equal to the data's), every tensor padded with leading 1s to N = the
+/// largest rank; the output's ONNX shape (indices[:-1] + data[B+T:]) into `onnx_out`.
+operator_desc map_gather_nd(const node_context& node, const onnx::NodeProto& n, std::int64_t opset, const npy::array& data,
+                            const std::vector<std::optional<npy::array>>& inputs, std::vector<std::uint64_t>& onnx_out) {
+    only_attributes(node, n, {"batch_dims"});
+    if (opset < 11) node.fail(fmt::format("GatherND came with opset 11; this model imports opset {}", opset));
+    const auto sizes = dml_sizes(node, data, 1, 8);
+    const auto isizes = index_sizes(node, inputs, 1, "indices", false, 1);
+    const auto* bd = attribute(n, "batch_dims");
+    const std::int64_t b = bd ? bd->i() : 0;
+    const std::size_t r = sizes.size(), q = isizes.size();
+    if (b < 0 || static_cast<std::size_t>(b) >= std::min(r, q))
+        node.fail(fmt::format("attribute batch_dims={} is outside [0, {}) (the data has {} dimensions, the indices {})", b, std::min(r, q),
+                              r, q));
+    const auto bu = static_cast<std::size_t>(b);
+    for (std::size_t k = 0; k < bu; ++k)
+        if (isizes[k] != sizes[k])
+            node.fail(fmt::format("input 'indices' has size {} on batch axis {}; the data has {}", isizes[k], k, sizes[k]));
+    const std::size_t t = isizes[q - 1];
+    if (t > r - bu)
+        node.fail(fmt::format("input 'indices' has tuples of {} entries; the data has {} dimensions past its {} batch dimensions", t,
+                              r - bu, bu));
+    nd_tuples(node, *inputs[1], sizes, bu, t);
+    std::vector<std::uint32_t> out(isizes.begin(), isizes.end() - 1);
+    out.insert(out.end(), sizes.begin() + static_cast<std::ptrdiff_t>(bu + t), sizes.end());
+    const std::size_t rank = common_rank(node, {r, q, std::min<std::size_t>(out.size(), 8)});
+    onnx_out.assign(out.begin(), out.end());
+    const auto in = packed(data.type, padded_to(sizes, rank)), idx = packed(data_type::int64, padded_to(isizes, rank)),
+               o = packed(data.type, fitted_output(node, out, rank));
+    if (opset < 12) return gather_nd_desc{in, idx, o, static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(q)};
+    return gather_nd1_desc{in, idx, o, static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(q), static_cast<std::uint32_t>(b)};
+}
+
+/// ScatterElements's and ScatterND's `reduction` (opset 16 on): only "none", DirectML's only one.
+void no_reduction(const node_context& node, const onnx::NodeProto& n) {
+    if (const auto* red = attribute(n, "reduction"); red && red->s() != "none")
+        node.fail(fmt::format("attribute reduction='{}': DirectML's scatters write, they do not reduce", red->s()));
+}
+
+/// The updates input of a scatter: present, the data's type, of shape `want`.
+const npy::array& updates_of(const node_context& node, const std::vector<std::optional<npy::array>>& inputs, const npy::array& data,
+                             const std::vector<std::uint32_t>& want) {
+    if (inputs.size() < 3 || !inputs[2]) node.fail("input 'updates' is missing");
+    const npy::array& u = *inputs[2];
+    if (u.type != data.type) node.fail(fmt::format("input 'updates' is {}; the data is {}", to_string(u.type), to_string(data.type)));
+    if (u.shape != std::vector<std::uint64_t>(want.begin(), want.end()))
+        node.fail(fmt::format("input 'updates' has shape {{{}}}; it must be {{{}}}", fmt::join(u.shape, ", "), fmt::join(want, ", ")));
+    return u;
+}
+
+/// ScatterElements (opset 11 on; reduction "none") as SCATTER_ELEMENTS: Axis = axis, indices int32
+/// or int64 of the data's rank, updates of the indices' shape. An index outside [-s, s-1], or two
+/// naming one element (ScatterElements leaves the result undefined), is refused.
+operator_desc map_scatter_elements(const node_context& node, const onnx::NodeProto& n, std::int64_t opset, const npy::array& data,
+                                   const std::vector<std::optional<npy::array>>& inputs) {
+    only_attributes(node, n, {"axis", "reduction"});
+    no_reduction(node, n);
+    if (opset < 11) node.fail(fmt::format("ScatterElements came with opset 11; this model imports opset {}", opset));
+    const auto sizes = dml_sizes(node, data, 1, 8);
+    const auto isizes = index_sizes(node, inputs, 1, "indices", true, 1);
+    if (isizes.size() != sizes.size())
+        node.fail(fmt::format("input 'indices' has {} dimensions; the data has {}", isizes.size(), sizes.size()));
+    const auto* a = attribute(n, "axis");
+    const std::uint32_t axis = axis_of(node, a ? a->i() : 0, sizes.size(), opset, 11);
+    updates_of(node, inputs, data, isizes);
+    const auto values = integers(*inputs[1], node.label + ": input 'indices'");
+    const std::int64_t s = sizes[axis];
+    std::set<std::vector<std::uint32_t>> targets;
+    std::vector<std::uint32_t> c(isizes.size(), 0);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (values[i] < -s || values[i] >= s)
+            node.fail(fmt::format("input indices[{}]={} is outside [{}, {}] (axis {}'s size is {})", i, values[i], -s, s - 1, axis, s));
+        auto target = c;
+        target[axis] = static_cast<std::uint32_t>(values[i] < 0 ? values[i] + s : values[i]);
+        if (!targets.insert(target).second)
+            node.fail(fmt::format("input indices[{}]={} names an output element an earlier index names (ScatterElements leaves "
+                                  "duplicates undefined; DirectML says no write wins by rule)",
+                                  i, values[i]));
+        for (std::size_t k = c.size(); k-- > 0;) {
+            if (++c[k] < isizes[k]) break;
+            c[k] = 0;
+        }
+    }
+    return scatter_elements_desc{packed(data.type, sizes), packed(inputs[1]->type, isizes), packed(data.type, isizes),
+                                 packed(data.type, sizes), axis};
+}
+
+/// ScatterND (opset 11 on; reduction "none") as SCATTER_ND: InputDimensionCount = the data's rank r,
+/// IndicesDimensionCount = the indices' rank q (int64, tuples of T in [1, r]), updates of shape
+/// indices[:-1] + data[T:], every tensor padded with leading 1s to N = the largest rank (the
+/// updates fitted as GATHER_ND's output). An index outside its axis, or two tuples naming one
+/// place (undefined in ScatterND), is refused.
+operator_desc map_scatter_nd(const node_context& node, const onnx::NodeProto& n, std::int64_t opset, const npy::array& data,
+                             const std::vector<std::optional<npy::array>>& inputs) {
+    only_attributes(node, n, {"reduction"});
+    no_reduction(node, n);
+    if (opset < 11) node.fail(fmt::format("ScatterND came with opset 11; this model imports opset {}", opset));
+    const auto sizes = dml_sizes(node, data, 1, 8);
+    const auto isizes = index_sizes(node, inputs, 1, "indices", false, 1);
+    const std::size_t r = sizes.size(), q = isizes.size(), t = isizes[q - 1];
+    if (t > r) node.fail(fmt::format("input 'indices' has tuples of {} entries; the data has {} dimensions", t, r));
+    std::vector<std::uint32_t> usizes(isizes.begin(), isizes.end() - 1);
+    usizes.insert(usizes.end(), sizes.begin() + static_cast<std::ptrdiff_t>(t), sizes.end());
+    updates_of(node, inputs, data, usizes);
+    std::set<std::vector<std::int64_t>> places;
+    for (const auto& tuple : nd_tuples(node, *inputs[1], sizes, 0, t))
+        if (!places.insert(tuple).second)
+            node.fail(fmt::format("input 'indices' names place ({}) twice (ScatterND leaves duplicates undefined)", fmt::join(tuple, ", ")));
+    const std::size_t rank = common_rank(node, {r, q, std::min<std::size_t>(usizes.size(), 8)});
+    return scatter_nd_desc{packed(data.type, padded_to(sizes, rank)), packed(data_type::int64, padded_to(isizes, rank)),
+                           packed(data.type, fitted_output(node, usizes, rank)), packed(data.type, padded_to(sizes, rank)),
+                           static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(q)};
+}
+
+/// OneHot (opset 11 on: indices in [-depth, depth-1] count from the end, others give off_value
+/// everywhere, as DirectML's ONE_HOT) as ONE_HOT: indices int32 or int64 of rank q >= 1, padded
+/// with a 1 at Axis (axis, default -1, in [-q-1, q]); depth one integer, the output's size on Axis;
+/// values [off, on] as a ValuesTensor {1, ..., 1, 2} of N = q + 1 dimensions.
+operator_desc map_one_hot(const node_context& node, const onnx::NodeProto& n, std::int64_t opset,
+                          const std::vector<std::optional<npy::array>>& inputs, npy::array& values_out) {
+    only_attributes(node, n, {"axis"});
+    if (opset < 11)
+        node.fail(fmt::format("OneHot before opset 11 gives off_value for a negative index; DirectML's ONE_HOT counts it from the end "
+                              "(this model imports opset {})",
+                              opset));
+    const auto isizes = index_sizes(node, {inputs[0]}, 0, "indices", true, 1);
+    const std::size_t q = isizes.size();
+    const auto* a = attribute(n, "axis");
+    const std::int64_t raw = a ? a->i() : -1, out_rank = static_cast<std::int64_t>(q) + 1;
+    if (raw < -out_rank || raw >= out_rank)
+        node.fail(fmt::format("attribute axis={} is outside [{}, {}] (the output has {} dimensions)", raw, -out_rank, out_rank - 1, out_rank));
+    const auto axis = static_cast<std::uint32_t>(raw < 0 ? raw + out_rank : raw);
+    if (inputs.size() < 3 || !inputs[1] || !inputs[2]) node.fail("inputs 'depth' and 'values' are required");
+    const auto depth = integers(*inputs[1], node.label + ": input 'depth'");
+    if (depth.size() != 1 || depth[0] < 1 || depth[0] > UINT32_MAX)
+        node.fail(fmt::format("input 'depth' must be one integer in [1, 2^32-1]; it holds {}", fmt::join(depth, ", ")));
+    const npy::array& v = *inputs[2];
+    if (element_count(std::vector<std::uint32_t>(v.shape.begin(), v.shape.end())) != 2 || v.shape.size() != 1)
+        node.fail(fmt::format("input 'values' has shape {{{}}}; OneHot takes [off_value, on_value], shape {{2}}", fmt::join(v.shape, ", ")));
+    std::vector<std::uint32_t> out = isizes, idx = isizes;
+    out.insert(out.begin() + axis, static_cast<std::uint32_t>(depth[0]));
+    idx.insert(idx.begin() + axis, 1);
+    const std::size_t rank = common_rank(node, {out.size()});
+    std::vector<std::uint32_t> vsizes(rank, 1);
+    vsizes.back() = 2;
+    values_out = v;
+    values_out.shape.assign(vsizes.begin(), vsizes.end());
+    return one_hot_desc{packed(inputs[0]->type, idx), packed(v.type, vsizes), packed(v.type, out), axis};
+}
+
 bool has_model(const fs::path& folder) {
     std::error_code error;
     return fs::is_regular_file(folder / "model.onnx", error);
@@ -657,7 +892,7 @@ loaded_test load_node_test(const fs::path& model_path) {
     if (opset < 0) throw validation_error(fmt::format("{}: imports no opset of the default domain", model_path.string()));
     const auto& g = m.graph();
     if (g.node_size() != 1)
-        throw validation_error(fmt::format("{}: the graph has {} nodes; one node of Pad, Slice, DepthToSpace, SpaceToDepth, Identity, Transpose, Expand, Tile, Resize, Concat, Split, ReverseSequence or GatherElements is mapped",
+        throw validation_error(fmt::format("{}: the graph has {} nodes; one node of Pad, Slice, DepthToSpace, SpaceToDepth, Identity, Transpose, Expand, Tile, Resize, Concat, Split, ReverseSequence, GatherElements, Gather, GatherND, ScatterElements, ScatterND or OneHot is mapped",
                                            model_path.string(), g.node_size()));
     const onnx::NodeProto& n = g.node(0);
     const node_context node{fmt::format("{}: node 0 ({})", model_path.string(), n.op_type())};
@@ -698,7 +933,7 @@ loaded_test load_node_test(const fs::path& model_path) {
     if (!inputs[0]) node.fail("the data input is missing");
     const npy::array& data = *inputs[0];
 
-    loaded_test test{.folder = model_path.parent_path(), .desc = {}, .inputs = {data}, .expected = {}, .output_names = {}};
+    loaded_test test{.folder = model_path.parent_path(), .desc = {}, .inputs = {data}, .expected = {}, .output_names = {}, .output_shapes = {}};
     for (const auto& o : g.output()) test.output_names.push_back(o.name());
     if (n.op_type() == "Pad") test.desc = map_pad(node, n, opset, data, inputs);
     else if (n.op_type() == "Slice") test.desc = map_slice(node, n, opset, data, inputs);
@@ -721,8 +956,27 @@ loaded_test load_node_test(const fs::path& model_path) {
     } else if (n.op_type() == "GatherElements") {
         test.desc = map_gather_elements(node, n, opset, data, inputs);
         test.inputs.push_back(*inputs[1]); // map_gather_elements: present
+    } else if (n.op_type() == "Gather") {
+        test.output_shapes.emplace_back();
+        test.desc = map_gather(node, n, opset, data, inputs, test.output_shapes.back());
+        test.inputs.push_back(*inputs[1]); // map_gather: present
+    } else if (n.op_type() == "GatherND") {
+        test.output_shapes.emplace_back();
+        test.desc = map_gather_nd(node, n, opset, data, inputs, test.output_shapes.back());
+        test.inputs.push_back(*inputs[1]); // map_gather_nd: present
+    } else if (n.op_type() == "ScatterElements" || n.op_type() == "ScatterND") {
+        test.desc = n.op_type() == "ScatterND" ? map_scatter_nd(node, n, opset, data, inputs)
+                                               : map_scatter_elements(node, n, opset, data, inputs);
+        test.inputs.push_back(*inputs[1]); // present: both mappings check
+        test.inputs.push_back(*inputs[2]);
+        test.output_shapes.push_back(data.shape);
+    } else if (n.op_type() == "OneHot") {
+        npy::array values;
+        test.desc = map_one_hot(node, n, opset, inputs, values);
+        test.inputs.push_back(std::move(values));
     } else node.fail("the operator has no DirectML data-movement form here (Pad, Slice, DepthToSpace, SpaceToDepth, Identity, "
-                   "Transpose, Expand, Tile, Resize, Concat, Split, ReverseSequence and GatherElements do)");
+                   "Transpose, Expand, Tile, Resize, Concat, Split, ReverseSequence, GatherElements, Gather, GatherND, "
+                   "ScatterElements, ScatterND and OneHot do)");
     if (auto why = dmlref::validate(test.desc)) node.fail(fmt::format("the DirectML desc it maps to is invalid: {}", *why));
 
     std::error_code error;
@@ -732,7 +986,8 @@ loaded_test load_node_test(const fs::path& model_path) {
             const fs::path file = data_set / fmt::format("output_{}.pb", k);
             test.expected.push_back(read_tensor_file(file, read_limit()));
             const buffer_tensor_desc& out = outs[k].desc();
-            const std::vector<std::uint64_t> shape(out.sizes.begin(), out.sizes.end());
+            const std::vector<std::uint64_t> shape =
+                k < test.output_shapes.size() ? test.output_shapes[k] : std::vector<std::uint64_t>(out.sizes.begin(), out.sizes.end());
             if (test.expected.back().type != out.data_type || test.expected.back().shape != shape)
                 throw validation_error(fmt::format("{}: holds {} {{{}}}; node 0 ({}) gives {} {{{}}}", file.string(),
                                                    to_string(test.expected.back().type), fmt::join(test.expected.back().shape, ", "),
@@ -768,7 +1023,10 @@ bool run_one(const fs::path& folder, bool write_expected, bool quiet, std::ostre
             onnx::TensorProto p;
             p.set_name(t.output_names.at(k));
             p.set_data_type(detail::onnx_type_of(o.data_type));
-            for (auto s : o.sizes) p.add_dims(s);
+            if (k < t.output_shapes.size())
+                for (auto s : t.output_shapes[k]) p.add_dims(static_cast<std::int64_t>(s));
+            else
+                for (auto s : o.sizes) p.add_dims(s);
             p.set_raw_data(results[k].data(), results[k].size());
             std::string bytes;
             p.SerializeToString(&bytes);

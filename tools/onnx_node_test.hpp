@@ -45,8 +45,8 @@ std::optional<std::string> export_case(const std::filesystem::path& dir, const o
                                        npy::temporary_observer on_temporary = nullptr);
 
 /// export_case over one buffer per input tensor, in DirectML's binding order (inputs_of(desc)):
-/// JOIN's InputTensors; REVERSE_SUBSEQUENCES's and GATHER_ELEMENTS's input and index tensor (whose
-/// values decide whether the case has an ONNX form). A case of several outputs writes
+/// JOIN's InputTensors; the input, index, updates and values tensors of REVERSE_SUBSEQUENCES and
+/// the indexed operators (whose index values decide whether the case has an ONNX form). A case of several outputs writes
 /// output_0.pb ... output_{N-1}.pb.
 std::optional<std::string> export_case_buffers(const std::filesystem::path& dir, const operator_desc& desc,
                                                std::span<const std::span<const std::byte>> input_buffers, export_tally& tally,
@@ -61,7 +61,8 @@ bool is_tensor_file(const std::filesystem::path& path);
 
 /// A node test mapped back to DirectML: the desc (packed tensors), the data of its input tensors
 /// (inputs_of(desc) order: Concat's every input; ReverseSequence's data and UINT64 lengths,
-/// GatherElements's data and indices), and the expected outputs (outputs_of(desc)
+/// the gathers' and scatters' data, indices (and updates), OneHot's indices and a {1, ..., 2}
+/// values tensor), and the expected outputs (outputs_of(desc)
 /// order: Split's every output) when the data set has output_0.pb.
 struct loaded_test {
     std::filesystem::path folder;
@@ -69,6 +70,10 @@ struct loaded_test {
     std::vector<npy::array> inputs;
     std::vector<npy::array> expected;   ///< empty without output_0.pb
     std::vector<std::string> output_names;
+    /// ONNX's shape of each output where it is not the desc's sizes: the same elements, the rank
+    /// ONNX derives (Gather's, GatherND's, OneHot's of one index), DirectML's padded or fitted to
+    /// the DimensionCount of its inputs.
+    std::vector<std::vector<std::uint64_t>> output_shapes;
 };
 
 /// Reads `model` (a model.onnx) and the graph inputs it needs from initializers or from

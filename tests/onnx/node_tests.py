@@ -193,6 +193,26 @@ def reproducers(dmlref, out):
     depth_space_case(dmlref, at('spacetodepth-no-cpu-kernel'), 'INT32', j.reshape(1, 1, 2, 2), 'SpaceToDepth', 2, 'DCR', 13)
     u = np.arange(1, 5, dtype=np.uint8).reshape(1, 4, 1, 1)
     depth_space_case(dmlref, at('depthtospace-opset1-8bit-no-cpu-kernel'), 'UINT8', u, 'DepthToSpace', 2, 'DCR')
+    # OneHot: the drawn cases that showed each class first (seed 1).
+    vectors_case(dmlref, at('onehot-no-cpu-kernel'), INDEXED_OPS, 1, 5)
+    vectors_case(dmlref, at('float16-onehot-nans-through-float32'), INDEXED_OPS, 1, 2255)
+
+
+INDEXED_OPS = 'gather,gather_nd,gather_nd1,scatter_elements,scatter_nd,one_hot'
+
+
+def vectors_case(dmlref, folder, ops, seed, case):
+    """Case number `case` of `dmlref vectors --format both --ops OPS --seed SEED`, as the tool exports it
+    (the operators of several input tensors, whose DxDispatch models bind each by name)."""
+    import shutil
+    import tempfile
+    with tempfile.TemporaryDirectory() as t:
+        subprocess.run([dmlref, 'vectors', '--format', 'both', '--ops', ops, '--count', str(case + 1), '--seed', str(seed),
+                        '--out', t], check=True, stdout=subprocess.DEVNULL)
+        found = [d for d in os.listdir(t) if d.startswith(f'{case:05}_')]
+        assert len(found) == 1, found
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.copytree(os.path.join(t, found[0]), folder)
 
 
 def random_cases(dmlref, out, count, seed):

@@ -288,7 +288,19 @@ function coverageTable(cases, results, spec) {
       bump(features, `GatherElements ${c.info.index_type === 'INT32' ? 'int32' : 'int64'} indices`);
       if (c.info.inputs.indices.some((i) => i < 0)) bump(features, 'GatherElements negative indices');
     }
-    if ((op === 'ReverseSequence' || op === 'GatherElements') && (c.info.input_strides || []).some((s) => s !== null))
+    if (['Gather', 'GatherND', 'ScatterElements', 'ScatterND'].includes(op)) {
+      if (op === 'Gather' || op === 'ScatterElements')
+        bump(features, `${op} ${c.info.index_type === 'INT32' ? 'int32' : 'int64'} indices`);
+      if (c.info.inputs.indices.some((i) => i < 0)) bump(features, `${op} negative indices`);
+    }
+    if (op === 'GatherND') bump(features, `GatherND batch_dims ${(c.info.attributes.batch_dims || 0) > 0 ? '> 0' : '0'}`);
+    if (op === 'OneHot') {
+      const depth = c.info.inputs.depth[0];
+      if (c.info.inputs.indices.some((i) => i < 0 && i >= -depth)) bump(features, 'OneHot negative indices');
+      if (c.info.inputs.indices.some((i) => i >= depth)) bump(features, 'OneHot an index past depth');
+    }
+    if (['ReverseSequence', 'GatherElements', 'Gather', 'GatherND', 'ScatterElements', 'ScatterND', 'OneHot'].includes(op) &&
+        (c.info.input_strides || []).some((s) => s !== null))
       bump(features, `${op} strided or broadcast tensors`);
     if (op === 'Slice') {
       const steps = (c.info.inputs && c.info.inputs.steps) || [];
@@ -297,9 +309,9 @@ function coverageTable(cases, results, spec) {
     bump(features, `opset ${c.info.opset}`);
   });
   const lines = ['exported cases (run by ONNX Runtime where it loads them), op x type:',
-                 ['op'.padEnd(13), ...types.map((t) => t.padStart(9))].join('')];
+                 ['op'.padEnd(16), ...types.map((t) => t.padStart(9))].join('')];
   for (const op of ops)
-    lines.push([op.padEnd(13), ...types.map((t) => {
+    lines.push([op.padEnd(16), ...types.map((t) => {
       const k = `${op}/${t}`;
       return (count[k] ? `${count[k]}(${ran[k] || 0})` : '-').padStart(9);
     })].join(''));
