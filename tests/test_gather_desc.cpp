@@ -60,12 +60,13 @@ TEST_CASE("GATHER desc: DirectML's five examples", "[gather][desc]") {
           std::vector<float>{14, 12, 14, 11, 13});
     CHECK(run(gather_desc{f32({3, 2}), u32({1, 4}), f32({4, 2}), 0, 1}, iota_from(1, 6), idx({0, 1, 1, 2})) ==
           std::vector<float>{1, 2, 3, 4, 3, 4, 5, 6});
-    // Example 3 breaks the page's rank rule: its logical output {3, 1, 2} has a 1 to drop after the 3.
-    // DirectML 1.15.4 refuses it (E_INVALIDARG, docs/directml.md); only leading 1s are dropped.
+    // Example 3 breaks the page's rank rule: its logical output {3, 1, 2} has 3 entries for 2 axes.
+    // DirectML 1.15.4 keeps the last two, {1, 2}, and refuses the page's output {3, 2} (E_INVALIDARG,
+    // docs/directml.md); the next test case runs the output {1, 2}.
     CHECK(message(gather_desc{f32({3, 2}), u32({1, 2}), f32({3, 2}), 1, 2}) ==
-          "GATHER: the output sizes {3, 1, 2} for Axis 1 and IndexDimensions 2 need 3 dimensions; to fit the tensors' "
-          "DimensionCount 2 the leading 1 entry must be 1 (only leading 1s are dropped)");
-    // With the input padded to {1, 3, 2} the 1 to drop leads, and both accept it.
+          "GATHER: OutputTensor.Sizes {3, 2} differ from {1, 2}, the last 2 of the sizes {3, 1, 2} GATHER gives for "
+          "Axis 1 and IndexDimensions 2");
+    // With the input padded to {1, 3, 2} the entry to drop is a leading 1, and both accept it.
     CHECK(run(gather_desc{f32({1, 3, 2}), u32({1, 1, 2}), f32({3, 1, 2}), 2, 2}, iota_from(1, 6), idx({1, 0})) ==
           std::vector<float>{2, 1, 4, 3, 6, 5});
     CHECK(run(gather_desc{f32({1, 3, 3}), u32({1, 1, 2}), f32({3, 1, 2}), 2, 2}, iota_from(1, 9), idx({0, 2})) ==
@@ -358,12 +359,42 @@ TEST_CASE("model files: the gather descs with DxDispatch's field names and bindi
                                                        "IndicesTensor[0, 0, 0, 2] is 4"));
 }
 
+TEST_CASE("GATHER desc: a logical output longer than N keeps its last N entries, the dropped axes read at 0",
+          "[gather][desc]") {
+    // DirectML 1.15.4's outputs for these descs (test_directml's probe, docs/directml.md), with
+    // its inputs 10, 11, ... here 1, 2, ...: each dropped axis, an input's or an index's, of any
+    // size, is read at coordinate 0.
+    const auto idx = [](std::vector<std::uint32_t> v) { return bytes_of(v); };
+    // The page's example 3 with the output {1, 2}: logical {3, 1, 2}, Out[0, j] = In[0, Indices[0, j]].
+    CHECK(run(gather_desc{f32({3, 2}), u32({1, 2}), f32({1, 2}), 1, 2}, iota_from(1, 6), idx({1, 0})) ==
+          std::vector<float>{2, 1});
+    // Logical {2, 2, 1, 4}: the input's first axis, of 2, dropped.
+    CHECK(run(gather_desc{f32({2, 4, 4}), u32({1, 2, 1}), f32({2, 1, 4}), 1, 2}, iota_from(1, 32), idx({3, 2})) ==
+          std::vector<float>{13, 14, 15, 16, 9, 10, 11, 12});
+    // Logical {2, 2, 3}: the indices' first axis dropped, Out[i, j] = In[Indices[0, i], j].
+    CHECK(run(gather_desc{f32({4, 3}), u32({2, 2}), f32({2, 3}), 0, 2}, iota_from(1, 12), idx({3, 2, 1, 0})) ==
+          std::vector<float>{10, 11, 12, 7, 8, 9});
+    // Logical {2, 2, 2, 2, 2}: both, Out[i, j, l] = In[0, Indices[0, i, j], l].
+    CHECK(run(gather_desc{f32({2, 3, 2}), u32({2, 2, 2}), f32({2, 2, 2}), 1, 3}, iota_from(1, 12),
+              idx({0, 1, 2, 1, 2, 0, 1, 1})) == std::vector<float>{1, 2, 3, 4, 5, 6, 3, 4});
+    // Logical {3, 2, 2, 3, 4}: an input axis of 3 dropped.
+    CHECK(run(gather_desc{f32({3, 2, 4, 4}), u32({1, 1, 2, 3}), f32({2, 2, 3, 4}), 2, 2}, iota_from(1, 96),
+              idx({3, 2, 1, 0, 3, 2})) ==
+          std::vector<float>{13, 14, 15, 16, 9,  10, 11, 12, 5,  6,  7,  8,  1,  2,  3,  4,  13, 14, 15, 16, 9,  10, 11, 12,
+                             29, 30, 31, 32, 25, 26, 27, 28, 21, 22, 23, 24, 17, 18, 19, 20, 29, 30, 31, 32, 25, 26, 27, 28});
+    // The sizes must be the last N entries: DirectML refuses {2, 2, 4} for logical {2, 2, 1, 4}.
+    CHECK(message(gather_desc{f32({2, 4, 4}), u32({1, 2, 1}), f32({2, 2, 4}), 1, 2}) ==
+          "GATHER: OutputTensor.Sizes {2, 2, 4} differ from {2, 1, 4}, the last 3 of the sizes {2, 2, 1, 4} GATHER "
+          "gives for Axis 1 and IndexDimensions 2");
+}
+
 namespace {
 
-/// The output sizes of a logical shape fitted into `n` axes as DirectML's GATHER fits them: leading
-/// 1s for a shorter shape, the leading entries dropped from a longer one; nothing where those are
-/// not all 1 (the draw is then redrawn).
-std::optional<std::vector<std::uint32_t>> fitted(const std::vector<std::uint32_t>& logical, std::size_t n) {
+/// The output sizes of a logical shape fitted into `n` axes as DirectML fits them: leading 1s for a
+/// shorter shape; from a longer one GATHER (`keep_last`) keeps the last n entries, the ND ops drop
+/// leading entries only where they are 1 (nothing otherwise: the draw is then redrawn).
+std::optional<std::vector<std::uint32_t>> fitted(const std::vector<std::uint32_t>& logical, std::size_t n,
+                                                 bool keep_last = false) {
     std::vector<std::uint32_t> out;
     if (logical.size() <= n) {
         out.assign(n - logical.size(), 1);
@@ -372,7 +403,7 @@ std::optional<std::vector<std::uint32_t>> fitted(const std::vector<std::uint32_t
     }
     std::size_t drop = logical.size() - n;
     for (std::uint32_t s : logical) {
-        if (drop > 0 && out.empty() && s == 1) --drop;
+        if (drop > 0 && out.empty() && (s == 1 || keep_last)) --drop;
         else out.push_back(s);
     }
     if (drop > 0) return std::nullopt;
@@ -399,7 +430,7 @@ operator_desc random_desc(std::mt19937_64& rng, operator_type op) {
             for (std::uint32_t i = 0; i < a; ++i) logical.push_back(in[i]);
             for (std::uint32_t e = n - k; e < n; ++e) logical.push_back(idx[e]);
             for (std::uint32_t i = a + 1; i < n; ++i) logical.push_back(in[i]);
-            const auto out = fitted(logical, n);
+            const auto out = fitted(logical, n, true);
             if (!out) continue;
             return gather_desc{random_tensor(rng, type, in, false), random_tensor(rng, index, idx, false),
                                random_tensor(rng, type, *out, true), a, k};

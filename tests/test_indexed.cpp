@@ -46,12 +46,15 @@ TEST_CASE("GATHER: the documented examples of DirectML's page", "[gather][exampl
         gather(in.view(), idx.view(), out.view(), 0, 1);
         CHECK(contents(out) == std::vector<float>{1, 2, 3, 4, 3, 4, 5, 6});
     }
-    SECTION("axis 1, IndexDimensions 2 on a 2-D input: refused, as DirectML refuses it") {
-        // The logical output {3, 1, 2} would drop a 1 after the 3; only leading 1s are dropped.
+    SECTION("axis 1, IndexDimensions 2 on a 2-D input: the last 2 of the logical {3, 1, 2}, as DirectML") {
+        // The page's output {3, 2} is refused, as DirectML refuses it; {1, 2} reads row 0.
         const tensor<float, 2> in({3, 2}, {1, 2, 3, 4, 5, 6});
         const tensor<std::uint32_t, 2> idx({1, 2}, {1, 0});
         tensor<float, 2> out({3, 2});
         CHECK_THROWS_AS(gather(in.view(), idx.view(), out.view(), 1, 2), validation_error);
+        tensor<float, 2> kept({1, 2});
+        gather(in.view(), idx.view(), kept.view(), 1, 2);
+        CHECK(contents(kept) == std::vector<float>{2, 1});
         // The input padded to {1, 3, 2}: logical {1, 3, 1, 2}, its leading 1 dropped.
         const tensor<float, 3> in3({1, 3, 2}, {1, 2, 3, 4, 5, 6});
         const tensor<std::uint32_t, 3> idx3({1, 1, 2}, {1, 0});
@@ -655,14 +658,14 @@ template <std::size_t Rank> index_array<Rank> first(const index_array<16>& e) {
     return r;
 }
 
-/// The output sizes of GATHER's logical shape in Rank axes (the library's rule, restated), or
-/// false where they do not fit.
+/// The output sizes of a gather's logical shape in Rank axes (the library's rule, restated): the
+/// last Rank entries for GATHER (`keep_last`), else leading 1s dropped, false where they do not fit.
 template <std::size_t Rank>
-bool fit(const std::vector<std::ptrdiff_t>& logical, index_array<Rank>& out) {
+bool fit(const std::vector<std::ptrdiff_t>& logical, index_array<Rank>& out, bool keep_last = false) {
     std::vector<std::ptrdiff_t> kept;
     std::size_t drop = logical.size() > Rank ? logical.size() - Rank : 0;
     for (std::ptrdiff_t s : logical) {
-        if (drop > 0 && kept.empty() && s == 1) --drop;
+        if (drop > 0 && kept.empty() && (s == 1 || keep_last)) --drop;
         else kept.push_back(s);
     }
     if (drop > 0 || kept.size() > Rank) return false;
@@ -726,7 +729,7 @@ template <class T, class I, std::size_t Rank> struct gather_case {
         logical.insert(logical.end(), idx_e.begin() + static_cast<std::ptrdiff_t>(Rank - k), idx_e.end());
         logical.insert(logical.end(), in_e.begin() + static_cast<std::ptrdiff_t>(axis + 1), in_e.end());
         index_array<Rank> out_e{};
-        if (!fit<Rank>(logical, out_e)) return false;
+        if (!fit<Rank>(logical, out_e, true)) return false;
         const bool plain = draw(rng, 0, 2) == 0;
         random_view<T, Rank> in(rng, in_e, plain), fast(rng, out_e, plain);
         random_view<I, Rank> idx(rng, idx_e, plain);

@@ -114,6 +114,34 @@ struct known_divergence {
             const auto* g = std::get_if<gather_desc>(&d);
             return g != nullptr && g->input_tensor.sizes.size() + g->index_dimensions > 9;
         }
+        if (name == "gather-output-empty-or-8-or-more-dimensions") {
+            // GATHER whose logical output has 8 or more entries, or none (N = 1, IndexDimensions
+            // 0): DirectML 1.15.4's CompileOperator crashes on such descs at one address
+            // (0x18008ea2d), now and then, as if it read past the ends of its arrays (docs/directml.md).
+            const auto* g = std::get_if<gather_desc>(&d);
+            if (g == nullptr) return false;
+            const std::size_t nk = g->input_tensor.sizes.size() + g->index_dimensions;
+            return nk == 1 || nk > 8;
+        }
+        if (name == "gather-index-sizes-before-index-dimensions") {
+            // GATHER with an IndicesTensor size other than 1 before its last IndexDimensions axes.
+            const auto* g = std::get_if<gather_desc>(&d);
+            if (g == nullptr) return false;
+            const std::size_t n = g->indices_tensor.sizes.size(), k = g->index_dimensions;
+            for (std::size_t e = 0; e + k < n; ++e)
+                if (g->indices_tensor.sizes[e] != 1) return true;
+            return false;
+        }
+        if (name == "gather-output-padding-axes") {
+            // GATHER whose logical output is shorter than N (IndexDimensions 0: N - 1 entries), with
+            // an output size other than 1 on the leading axes that pad it.
+            const auto* g = std::get_if<gather_desc>(&d);
+            if (g == nullptr) return false;
+            const std::size_t n = g->output_tensor.sizes.size(), logical = n + g->index_dimensions - 1;
+            for (std::size_t j = 0; j + logical < n; ++j)
+                if (g->output_tensor.sizes[j] != 1) return true;
+            return false;
+        }
         throw std::runtime_error("known divergences: no condition named '" + name + "'");
     }
 };

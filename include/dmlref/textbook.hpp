@@ -387,11 +387,14 @@ using wide_coordinate = std::array<std::ptrdiff_t, 2 * max_dimension_count>;
 /// The logical coordinate of output coordinate `o` (`n` entries) for a logical shape of `count`
 /// entries `sizes`, placed into the output as the gathers place it (operator-facts.md §10): a
 /// shorter shape is the last `count` entries of o; a longer one takes 0 at its first count - n
-/// entries (all of size 1: the desc layer refuses others) and the entries of o in order elsewhere.
-inline wide_coordinate logical_of(const wide_coordinate& sizes, std::size_t count, const coordinate& o, std::size_t n) {
+/// entries and the entries of o in order elsewhere. Those first entries are any sizes for GATHER
+/// (`keep_last`: DirectML keeps the last n, docs/directml.md), and all of size 1 for the ND ops
+/// (the desc layer refuses others), whose first size-1 entries take the 0s.
+inline wide_coordinate logical_of(const wide_coordinate& sizes, std::size_t count, const coordinate& o, std::size_t n,
+                                  bool keep_last = false) {
     wide_coordinate c{};
-    if (count <= n) {
-        for (std::size_t l = 0; l < count; ++l) c[l] = o[n - count + l];
+    if (count <= n || keep_last) {
+        for (std::size_t l = 0; l < count; ++l) c[l] = l + n < count ? 0 : o[n + l - count];
         return c;
     }
     std::size_t drop = count - n, j = 0;
@@ -442,7 +445,7 @@ inline coordinate gather_source(const gather_desc& d, const std::byte* indices, 
     for (std::size_t i = 0; i < a; ++i) sizes[count++] = d.input_tensor.sizes[i];
     for (std::size_t e = n - k; e < n; ++e) sizes[count++] = d.indices_tensor.sizes[e];
     for (std::size_t i = a + 1; i < n; ++i) sizes[count++] = d.input_tensor.sizes[i];
-    const wide_coordinate c = logical_of(sizes, count, o, n);
+    const wide_coordinate c = logical_of(sizes, count, o, n, true);
     coordinate at{}, s{}; // Indices[0..., q]
     for (std::size_t e = 0; e < k; ++e) at[n - k + e] = c[a + e];
     for (std::size_t i = 0; i < a; ++i) s[i] = c[i];

@@ -51,13 +51,15 @@ std::ptrdiff_t wrapped(const char* op, strided_view<const I, Rank> indices, cons
 }
 
 /// The logical coordinate (`sizes`, `count` entries) of output coordinate `o`: fewer entries than
-/// Rank read the last ones of `o`; more take 0 for their first size-1 entries, `o` in order for the rest.
+/// Rank read the last ones of `o`; more take 0 for their first size-1 entries, `o` in order for the
+/// rest, or with `keep_last` (GATHER) 0 for their first count - Rank entries whatever their size.
 template <std::size_t Rank>
 std::array<std::ptrdiff_t, 2 * Rank> logical_coordinate(const std::array<std::ptrdiff_t, 2 * Rank>& sizes,
-                                                        std::size_t count, const index_array<Rank>& o) {
+                                                        std::size_t count, const index_array<Rank>& o,
+                                                        bool keep_last = false) {
     std::array<std::ptrdiff_t, 2 * Rank> c{};
-    if (count <= Rank) {
-        for (std::size_t l = 0; l < count; ++l) c.at(l) = o.at(Rank - count + l);
+    if (count <= Rank || keep_last) {
+        for (std::size_t l = 0; l < count; ++l) c.at(l) = l + Rank < count ? 0 : o.at(Rank + l - count);
         return c;
     }
     std::size_t drop = count - Rank, j = 0;
@@ -87,7 +89,7 @@ indexed_source<Rank> gather_source_of(strided_view<const T, Rank> input, strided
     for (std::size_t d = 0; d < a; ++d) sizes.at(count++) = input.extents().at(d);
     for (std::size_t e = Rank - k; e < Rank; ++e) sizes.at(count++) = indices.extents().at(e);
     for (std::size_t d = a + 1; d < Rank; ++d) sizes.at(count++) = input.extents().at(d);
-    const auto c = detail::logical_coordinate<Rank>(sizes, count, o);
+    const auto c = detail::logical_coordinate<Rank>(sizes, count, o, true);
     indexed_source<Rank> s;
     for (std::size_t e = 0; e < k; ++e) s.index.at(Rank - k + e) = c.at(a + e); // Indices[0..., q]
     for (std::size_t d = 0; d < a; ++d) s.input.at(d) = c.at(d);

@@ -436,10 +436,10 @@ TEST_CASE("directml: the scatters' and ONE_HOT's documented examples to DirectML
                {bytes_of<std::int32_t>({-3, 100, 3}), floats({0, 1})}, {0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
 }
 
-TEST_CASE("directml: GATHER's logical output drops only leading 1s (its page's example 3 is refused)") {
+TEST_CASE("directml: GATHER refuses its page's example 3 with the page's output sizes") {
     // The logical output {Input.Sizes[0..Axis), Indices.Sizes[N-k..N), Input.Sizes[Axis+1..N)} has
-    // N + k - 1 entries; DirectML 1.15.4 drops its leading ones to fit N and refuses the desc where
-    // a 1 to drop follows a larger size (docs/directml.md: 23 descs of the first parity run).
+    // N + k - 1 entries; DirectML 1.15.4 keeps the last N (the next test case), so the page's
+    // output {3, 2} for the logical {3, 1, 2} is refused (docs/directml.md), as is {4, 4} for {4, 4, 1}.
     const operator_desc example3 = gather_desc{f32({3, 2}), u32({1, 2}), f32({3, 2}), 1, 2}; // logical {3, 1, 2}
     const operator_desc trailing = gather_desc{f32({4, 1}), u32({4, 1}), f32({4, 4}), 1, 2}; // logical {4, 4, 1}
     for (const operator_desc& d : {example3, trailing}) {
@@ -637,4 +637,71 @@ TEST_CASE("directml: SLICE_GRAD merges an axis its window covers whole into the 
         CHECK((actual != expected) == p.merged);
         CHECK(parity::slice_grad_pattern(d, input, sentinel, actual) == (p.merged ? "slice-grad-merged-axes" : ""));
     }
+}
+
+TEST_CASE("directml: GATHER keeps the last N entries of a longer logical output, its dropped axes read at 0") {
+    // N + IndexDimensions - 1 logical entries for N axes: DirectML 1.15.4 keeps the last N,
+    // whatever the dropped ones hold, and reads a dropped axis (an input's or an index's) at
+    // coordinate 0; dmlref follows it (docs/directml.md).
+    documented(gather_desc{f32({3, 2}), u32({1, 2}), f32({1, 2}), 1, 2}, {floats({1, 2, 3, 4, 5, 6}), bytes_of<std::uint32_t>({1, 0})},
+               {2, 1}); // the page's example 3, logical {3, 1, 2}
+    std::vector<float> iota(32);
+    for (std::size_t i = 0; i < iota.size(); ++i) iota[i] = static_cast<float>(i + 1);
+    std::vector<std::byte> in32(128);
+    std::memcpy(in32.data(), iota.data(), 128);
+    documented(gather_desc{f32({2, 4, 4}), u32({1, 2, 1}), f32({2, 1, 4}), 1, 2}, {in32, bytes_of<std::uint32_t>({3, 2})},
+               {13, 14, 15, 16, 9, 10, 11, 12}); // logical {2, 2, 1, 4}: the input's axis of 2 dropped
+    documented(gather_desc{f32({4, 3}), u32({2, 2}), f32({2, 3}), 0, 2},
+               {std::vector<std::byte>(in32.begin(), in32.begin() + 48), bytes_of<std::uint32_t>({3, 2, 1, 0})},
+               {10, 11, 12, 7, 8, 9}); // logical {2, 2, 3}: the indices' first axis dropped
+    documented(gather_desc{f32({2, 3, 2}), u32({2, 2, 2}), f32({2, 2, 2}), 1, 3},
+               {std::vector<std::byte>(in32.begin(), in32.begin() + 48), bytes_of<std::uint32_t>({0, 1, 2, 1, 2, 0, 1, 1})},
+               {1, 2, 3, 4, 5, 6, 3, 4}); // logical {2, 2, 2, 2, 2}: both
+    // Sizes other than the last N entries are refused on both sides.
+    const operator_desc wrong = gather_desc{f32({2, 4, 4}), u32({1, 2, 1}), f32({2, 2, 4}), 1, 2};
+    CHECK(dml().accepts(wrong).has_value());
+    CHECK(validate(wrong).has_value());
+}
+
+TEST_CASE("directml: GATHER's index sizes before IndexDimensions and output padding axis (known divergences)") {
+    // gather-index-sizes-before-index-dimensions: DirectML 1.15.4 accepts case 6191 and reads the
+    // index axis of 2 that IndexDimensions 0 leaves out along the output's axis 3 (element 9 of
+    // the index buffer for the second output element), yet refuses a simpler desc of the kind.
+    const auto u8 = [](std::vector<std::uint32_t> sizes, std::vector<std::uint32_t> strides, std::uint64_t total) {
+        buffer_tensor_desc t = make_buffer_tensor_desc(data_type::uint8, sizes, strides);
+        t.total_tensor_size_in_bytes = total;
+        return t;
+    };
+    buffer_tensor_desc idx6191 = make_buffer_tensor_desc(data_type::int64, {1, 1, 1, 1, 2, 1}, std::vector<std::uint32_t>{9, 9, 1, 3, 9, 1});
+    idx6191.total_tensor_size_in_bytes = 80;
+    const operator_desc c6191 = gather_desc{u8({1, 1, 2, 1, 2, 1}, {32, 16, 8, 4, 1, 1}, 12), idx6191,
+                                            make_buffer_tensor_desc(data_type::uint8, {1, 1, 1, 2, 1, 1}), 4, 0};
+    INFO(to_string(c6191));
+    REQUIRE_FALSE(dml().accepts(c6191).has_value());
+    CHECK(validate(c6191).has_value());
+    std::vector<std::byte> in12(12);
+    for (std::size_t i = 0; i < 12; ++i) in12[i] = static_cast<std::byte>(10 + i);
+    const auto out = dml().run(c6191, spans({in12, bytes_of<std::int64_t>({1, 1, 1, 1, 1, 1, 1, 1, 1, 0})}));
+    REQUIRE(out.size() == 1);
+    // In[.., 0, .., 1, ..] = 11, then In at axis 2's coordinate 1 with index element 9's 0: 18.
+    CHECK(out[0] == std::vector<std::byte>{std::byte{11}, std::byte{18}, std::byte{0xA5}, std::byte{0xA5}});
+    const operator_desc simpler = gather_desc{make_buffer_tensor_desc(data_type::uint8, {1, 1, 4, 1}),
+                                              make_buffer_tensor_desc(data_type::uint32, {1, 1, 2, 1}),
+                                              make_buffer_tensor_desc(data_type::uint8, {1, 1, 1, 1}), 2, 0};
+    CHECK(dml().accepts(simpler).has_value());
+    CHECK(validate(simpler).has_value());
+    // gather-output-padding-axes-unchecked: IndexDimensions 0 pads the logical output with a
+    // leading 1; DirectML accepts any size there and fills the second row with the buffer's last
+    // byte, 17, past the input tensor's six (10 to 15).
+    const operator_desc padded = gather_desc{make_buffer_tensor_desc(data_type::uint8, {1, 2, 3}),
+                                             make_buffer_tensor_desc(data_type::uint32, {1, 1, 1}),
+                                             make_buffer_tensor_desc(data_type::uint8, {2, 1, 2}), 2, 0};
+    INFO(to_string(padded));
+    REQUIRE_FALSE(dml().accepts(padded).has_value());
+    CHECK(validate(padded).has_value());
+    std::vector<std::byte> in8(8);
+    for (std::size_t i = 0; i < 8; ++i) in8[i] = static_cast<std::byte>(10 + i);
+    const auto row = dml().run(padded, spans({in8, bytes_of<std::uint32_t>({2})}));
+    REQUIRE(row.size() == 1);
+    CHECK(row[0] == std::vector<std::byte>{std::byte{12}, std::byte{15}, std::byte{17}, std::byte{17}});
 }

@@ -7,13 +7,15 @@
 ///   GATHER (Axis a, IndexDimensions k): the logical output (p, q, r), p of length a, q of k, r of
 ///   N - a - 1, is Out[p, q, r] = In[p, wrap(Indices[0..., q]), r]. Its sizes {In.Sizes[0..a),
 ///   Indices.Sizes[N-k..N), In.Sizes[a+1..N)} are right-aligned into N: leading 1s pad a shorter
-///   shape; a longer one drops its leading entries, which must be 1 (measured: DirectML refuses
-///   the page's example 3, whose dropped 1 follows a 3).
+///   shape; a longer one keeps its last N entries, and the axes of the dropped ones are read at
+///   coordinate 0 whatever their size (measured on DirectML 1.15.4: the page's example 3, logical
+///   {3, 1, 2}, has the output {1, 2} of In[0, Indices[0, j]]).
 ///   GATHER_ELEMENTS (Axis a): Out[o] = In[o with o[a] -> wrap(Indices[o])].
 ///   GATHER_ND1 (I = InputDimensionCount, J = IndicesDimensionCount, B = BatchDimensionCount,
 ///   T = Indices.Sizes[N-1], R = I - B - T): the logical output (b, q, r), b of length B, q of
 ///   J - B - 1, r of R, is Out[b, q, r] = In[0..., b, t_0, ..., t_{T-1}, r] with
-///   t_m = wrap(Indices[0..., b, q, m]), right-aligned as GATHER's. GATHER_ND is GATHER_ND1 with B = 0.
+///   t_m = wrap(Indices[0..., b, q, m]), right-aligned; a longer shape drops leading entries only
+///   where they are 1. GATHER_ND is GATHER_ND1 with B = 0.
 ///
 /// Preconditions (DirectML's pages, operator-facts.md §10-§12, and dmlref's choices marked *):
 /// GATHER: Axis < N; IndexDimensions <= N (the page's example 1 has k = N = 1)*; the leading
@@ -104,12 +106,15 @@ DMLREF_FUNC std::optional<std::string> place_output(std::string_view op, const l
                                                const layout& out, const logical_shape& logical,
                                                const std::array<logical_source, 2 * max_plan_rank>& from,
                                                std::size_t logical_rank, const std::string& what, gather_plan& plan,
-                                               std::string_view walked_field = "OutputTensor")
+                                               std::string_view walked_field = "OutputTensor",
+                                               bool keep_last_entries = false)
 #if DMLREF_DEFINE_FUNCS
 {
     const std::size_t n = out.rank;
     std::array<std::size_t, 2 * max_plan_rank> axis_of{};
-    if (!fit_logical_shape(logical, logical_rank, n, axis_of))
+    if (keep_last_entries)
+        fit_last_entries(logical_rank, n, axis_of);
+    else if (!fit_logical_shape(logical, logical_rank, n, axis_of))
         return detail::message("{}: the output sizes {} for {} need {} dimensions; to fit the tensors' DimensionCount {} "
                                "the leading {} {} must be 1 (only leading 1s are dropped)",
                                op, extents_text(std::span(logical).first(logical_rank)), what, logical_rank, n,
@@ -120,9 +125,14 @@ DMLREF_FUNC std::optional<std::string> place_output(std::string_view op, const l
         if (axis_of[l] < n) expected[axis_of[l]] = logical[l];
     for (std::size_t j = 0; j < n; ++j)
         if (out.extents[j] != expected[j])
-            return detail::message("{}: {}.Sizes {} differ from {}, the sizes {} gives for {}", op, walked_field,
-                                   extents_text(std::span(out.extents).first(n)),
-                                   extents_text(std::span(expected).first(n)), op, what);
+            return logical_rank > n
+                       ? detail::message("{}: {}.Sizes {} differ from {}, the last {} of the sizes {} {} gives for {}",
+                                         op, walked_field, extents_text(std::span(out.extents).first(n)),
+                                         extents_text(std::span(expected).first(n)), n,
+                                         extents_text(std::span(logical).first(logical_rank)), op, what)
+                       : detail::message("{}: {}.Sizes {} differ from {}, the sizes {} gives for {}", op, walked_field,
+                                         extents_text(std::span(out.extents).first(n)),
+                                         extents_text(std::span(expected).first(n)), op, what);
     plan.rank = n;
     for (std::size_t j = 0; j < n; ++j) {
         plan.extent[j] = out.extents[j];
@@ -174,7 +184,8 @@ DMLREF_FUNC std::optional<std::string> check_gather_shapes(std::string_view op, 
         from[l].input_axis = d;
     }
     if (auto m = place_output(op, in, idx, out, logical, from, l,
-                              detail::message("Axis {} and IndexDimensions {}", axis, index_dimensions), plan))
+                              detail::message("Axis {} and IndexDimensions {}", axis, index_dimensions), plan,
+                              "OutputTensor", true))
         return m;
     plan.tuple = 1;
     plan.tuple_step = 0;

@@ -579,13 +579,11 @@ DMLREF_FUNC std::optional<std::string> check_indexed_buffers(std::string_view op
 ;
 #endif
 
-/// Places a logical shape of `logical_rank` entries into `rank` output axes, as DirectML's GATHER
-/// right-aligns its output sizes: fewer entries get leading size-1 axes; more drop their leading
-/// entries, which must be 1. DirectML 1.15.4 refuses a desc that would need a size-1 entry after a
-/// larger one dropped: its GATHER page's example 3 (input {3, 2}, Axis 1, IndexDimensions 2,
-/// logical {3, 1, 2}) is refused with E_INVALIDARG, as were the 13 such boundary descs of a
-/// parity run (docs/directml.md). Sets `axis_of[l]` to the output axis of logical entry l (or rank for a
-/// dropped one) and returns false where the entries to drop are not all 1.
+/// Places a logical shape of `logical_rank` entries into `rank` output axes, right-aligned: fewer
+/// entries get leading size-1 axes; more drop their leading entries, which must be 1 (GATHER_ND(1),
+/// SCATTER_ND: not measured past that). GATHER keeps its last `rank` entries whatever the dropped
+/// ones hold (fit_last_entries). Sets `axis_of[l]` to the output axis of logical entry l (or rank
+/// for a dropped one) and returns false where the entries to drop are not all 1.
 DMLREF_FUNC bool fit_logical_shape(const std::array<std::ptrdiff_t, 2 * max_plan_rank>& logical, std::size_t logical_rank,
                               std::size_t rank, std::array<std::size_t, 2 * max_plan_rank>& axis_of) noexcept
 #if DMLREF_DEFINE_FUNCS
@@ -601,6 +599,22 @@ DMLREF_FUNC bool fit_logical_shape(const std::array<std::ptrdiff_t, 2 * max_plan
         }
     }
     return drop == 0 && next == rank;
+}
+#else
+;
+#endif
+
+/// GATHER's fit, measured on DirectML 1.15.4 (docs/directml.md): the output takes the last `rank`
+/// entries of the logical shape, right-aligned, and a dropped entry's axis is read at coordinate 0
+/// whatever its size (input {2, 4, 4}, Axis 1, indices {1, 2, 1}, IndexDimensions 2: the logical
+/// {2, 2, 1, 4} gives an output {2, 1, 4} of In[0, Indices[0, i, 0], j]). The page's example 3
+/// (input {3, 2}, indices {1, 2}, Axis 1, IndexDimensions 2) thus has the output {1, 2}, not {3, 2}.
+DMLREF_FUNC void fit_last_entries(std::size_t logical_rank, std::size_t rank,
+                             std::array<std::size_t, 2 * max_plan_rank>& axis_of) noexcept
+#if DMLREF_DEFINE_FUNCS
+{
+    for (std::size_t l = 0; l < logical_rank; ++l)
+        axis_of[l] = l + rank < logical_rank ? rank : rank + l - logical_rank;
 }
 #else
 ;
