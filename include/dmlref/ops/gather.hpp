@@ -139,9 +139,13 @@ DMLREF_FUNC std::optional<std::string> place_output(std::string_view op, const l
         plan.walked_stride[j] = out.strides[j];
         plan.addressed_step[j] = plan.index_step[j] = 0;
     }
+    plan.index_axis_dropped = {};
     for (std::size_t l = 0; l < logical_rank; ++l) {
         const std::size_t j = axis_of[l];
-        if (j >= n) continue;
+        if (j >= n) {
+            if (from[l].index_axis >= 0) plan.index_axis_dropped[static_cast<std::size_t>(from[l].index_axis)] = true;
+            continue;
+        }
         if (from[l].input_axis >= 0) plan.addressed_step[j] = in.strides[static_cast<std::size_t>(from[l].input_axis)];
         if (from[l].index_axis >= 0) plan.index_step[j] = idx.strides[static_cast<std::size_t>(from[l].index_axis)];
     }
@@ -333,7 +337,10 @@ DMLREF_FUNC void run_gather(std::string_view op, gather_plan plan, const layout&
                        std::size_t width)
 #if DMLREF_DEFINE_FUNCS
 {
-    throw_if(check_indices(op, "IndicesTensor", indices, idx, index_type, "InputTensor", axes));
+    layout read = idx; // the indices the walk reads: a dropped axis at coordinate 0 alone
+    for (std::size_t k = 0; k < read.rank; ++k)
+        if (plan.index_axis_dropped[k]) read.extents[k] = 1;
+    throw_if(check_indices(op, "IndicesTensor", indices, read, index_type, "InputTensor", axes));
     plan.indices = indices;
     plan.index_type = index_type;
     plan.width = width;

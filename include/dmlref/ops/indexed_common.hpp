@@ -220,6 +220,9 @@ struct gather_plan {
     std::size_t tuple = 1;          ///< indices per coordinate tuple
     std::ptrdiff_t tuple_step = 0;  ///< index-tensor stride between the entries of one tuple
     std::array<std::ptrdiff_t, max_plan_rank> axis_size{}, axis_stride{}; ///< per tuple entry
+    /// Index-tensor axes the walk reads at coordinate 0 alone (GATHER's dropped logical entries):
+    /// their other indices are never read, so they are not checked.
+    std::array<bool, max_plan_rank> index_axis_dropped{};
     const std::byte* indices = nullptr;
     data_type index_type = data_type::uint32;
     std::size_t width = 0;
