@@ -114,15 +114,6 @@ struct known_divergence {
             const auto* g = std::get_if<gather_desc>(&d);
             return g != nullptr && g->input_tensor.sizes.size() + g->index_dimensions > 9;
         }
-        if (name == "gather-output-empty-or-8-or-more-dimensions") {
-            // GATHER whose logical output has 8 or more entries, or none (N = 1, IndexDimensions
-            // 0): DirectML 1.15.4's CompileOperator crashes on such descs at one address
-            // (0x18008ea2d), now and then, as if it read past the ends of its arrays (docs/directml.md).
-            const auto* g = std::get_if<gather_desc>(&d);
-            if (g == nullptr) return false;
-            const std::size_t nk = g->input_tensor.sizes.size() + g->index_dimensions;
-            return nk == 1 || nk > 8;
-        }
         if (name == "gather-index-sizes-before-index-dimensions") {
             // GATHER with an IndicesTensor size other than 1 before its last IndexDimensions axes.
             const auto* g = std::get_if<gather_desc>(&d);
