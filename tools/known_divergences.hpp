@@ -54,6 +54,22 @@ struct known_divergence {
         });
     }
 
+    /// FLOAT16 tensors whose output, ordered by decreasing output stride over the axes of more than
+    /// one element the input does not broadcast, has increasing input strides somewhere: the two
+    /// tensors order their axes differently (a transpose through strides).
+    static bool float16_transposed(const buffer_tensor_desc& input, const buffer_tensor_desc& output) {
+        if (input.data_type != data_type::float16) return false;
+        const auto strides_of = [](const buffer_tensor_desc& t) { return t.strides ? *t.strides : packed_strides(t.sizes); };
+        const auto in = strides_of(input), out = strides_of(output);
+        std::vector<std::size_t> axes;
+        for (std::size_t i = 0; i < input.sizes.size() && i < in.size() && i < out.size(); ++i)
+            if (input.sizes[i] > 1 && in[i] != 0) axes.push_back(i);
+        std::stable_sort(axes.begin(), axes.end(), [&](std::size_t a, std::size_t b) { return out[a] > out[b]; });
+        for (std::size_t k = 1; k < axes.size(); ++k)
+            if (in[axes[k]] > in[axes[k - 1]]) return true;
+        return false;
+    }
+
     /// The named conditions a known divergence may require of a desc.
     static bool holds(const std::string& name, const operator_desc& d) {
         if (name == "padding-value-outside-integer-type") {
@@ -74,20 +90,15 @@ struct known_divergence {
             return x < low || x >= high;
         }
         if (name == "float16-identity-transposed") {
-            // ELEMENT_WISE_IDENTITY on FLOAT16 whose output, ordered by decreasing output stride over
-            // the axes of more than one element the input does not broadcast, has increasing input
-            // strides somewhere: the two tensors order their axes differently.
+            // ELEMENT_WISE_IDENTITY on FLOAT16 whose input and output order their axes differently.
             const auto* e = std::get_if<element_wise_identity_desc>(&d);
-            if (e == nullptr || e->input_tensor.data_type != data_type::float16) return false;
-            const auto strides_of = [](const buffer_tensor_desc& t) { return t.strides ? *t.strides : packed_strides(t.sizes); };
-            const auto in = strides_of(e->input_tensor), out = strides_of(e->output_tensor);
-            std::vector<std::size_t> axes;
-            for (std::size_t i = 0; i < e->input_tensor.sizes.size() && i < in.size() && i < out.size(); ++i)
-                if (e->input_tensor.sizes[i] > 1 && in[i] != 0) axes.push_back(i);
-            std::stable_sort(axes.begin(), axes.end(), [&](std::size_t a, std::size_t b) { return out[a] > out[b]; });
-            for (std::size_t k = 1; k < axes.size(); ++k)
-                if (in[axes[k]] > in[axes[k - 1]]) return true;
-            return false;
+            return e != nullptr && float16_transposed(e->input_tensor, e->output_tensor);
+        }
+        if (name == "float16-scatter-input-transposed") {
+            // SCATTER_ELEMENTS on FLOAT16 whose InputTensor and OutputTensor order their axes
+            // differently: the input's elements that no update overwrites are copied as by a transpose.
+            const auto* s = std::get_if<scatter_elements_desc>(&d);
+            return s != nullptr && float16_transposed(s->input_tensor, s->output_tensor);
         }
         if (name == "slice-grad-before-start") {
             // SLICE_GRAD with a negative stride on an axis whose gradient elements run from CopyStart
