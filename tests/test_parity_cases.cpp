@@ -680,3 +680,71 @@ TEST_CASE("slice-grad-merged-axes: DirectML's merge of a whole-axis window predi
     const dmlref::operator_desc other = dmlref::upsample_2d_desc{};
     CHECK(parity::slice_grad_pattern(other, {}, {}, {}).empty());
 }
+
+TEST_CASE("accept_any_duplicate takes any of a duplicated element's updates from DirectML, and nothing else", "[parity]") {
+    using namespace dmlref;
+    const auto floats = [](std::vector<float> v) {
+        std::vector<std::byte> b(v.size() * 4);
+        std::memcpy(b.data(), v.data(), b.size());
+        return b;
+    };
+    // Output element 1 is written by updates 0 and 1 (10 and 20); dmlref keeps the last, 20.
+    const operator_desc d = scatter_elements_desc{make_buffer_tensor_desc(data_type::float32, {4}),
+                                                  make_buffer_tensor_desc(data_type::int32, {3}),
+                                                  make_buffer_tensor_desc(data_type::float32, {3}),
+                                                  make_buffer_tensor_desc(data_type::float32, {4}), 0};
+    std::vector<std::byte> indices(12);
+    const std::int32_t idx[] = {1, -3, 2};
+    std::memcpy(indices.data(), idx, 12);
+    const auto updates = floats({10, 20, 30}), expected = floats({1, 20, 30, 4});
+    const auto judged = [&](std::vector<float> dml) {
+        auto actual = floats(std::move(dml));
+        const auto counts = parity::detail::accept_any_duplicate(d, indices, updates, expected, actual);
+        return std::tuple{counts.first, counts.second, actual == expected};
+    };
+    CHECK(judged({1, 20, 30, 4}) == std::tuple{std::size_t{1}, std::size_t{0}, true});
+    CHECK(judged({1, 10, 30, 4}) == std::tuple{std::size_t{1}, std::size_t{1}, true});  // the other update: right
+    CHECK(judged({1, 30, 30, 4}) == std::tuple{std::size_t{1}, std::size_t{0}, false}); // an update of another element
+    CHECK(judged({1, 4, 30, 4}) == std::tuple{std::size_t{1}, std::size_t{0}, false});  // the input's value
+    CHECK(judged({1, 10, 10, 4}) == std::tuple{std::size_t{1}, std::size_t{1}, false}); // 10 where no duplicate is
+    // Other operators have no duplicates to judge.
+    auto same = expected;
+    CHECK(parity::detail::accept_any_duplicate(operator_desc{element_wise_identity_desc{}}, indices, updates, expected, same) ==
+          std::pair<std::size_t, std::size_t>{0, 0});
+}
+
+TEST_CASE("the parity run's scatter indices repeat targets only when asked", "[parity]") {
+    using namespace dmlref;
+    for (const operator_type op : {operator_type::scatter_elements, operator_type::scatter_nd}) {
+        std::size_t with = 0, without = 0, drawn = 0;
+        for (std::uint64_t seed = 0; seed < 400; ++seed) {
+            parity::detail::rng_t rng(seed);
+            operator_desc d = parity::detail::random_indexed_base(rng, op);
+            for (auto& [name, t] : parity::detail::indexed_tensors(d)) t->total_tensor_size_in_bytes = calc_buffer_tensor_size(*t);
+            if (validate(d)) continue;
+            ++drawn;
+            const auto count = [&](bool duplicates) {
+                const auto drawn_bytes = parity::detail::index_input(d, seed * 7 + 1, duplicates);
+                std::vector<std::byte> storage(drawn_bytes.size() + 4096); // at any GuaranteedBaseOffsetAlignment drawn
+                const auto skip = (4096 - reinterpret_cast<std::uintptr_t>(storage.data()) % 4096) % 4096;
+                const std::span<std::byte> bytes(storage.data() + skip, drawn_bytes.size());
+                std::copy(drawn_bytes.begin(), drawn_bytes.end(), bytes.begin());
+                return std::visit(
+                    [&](const auto& x) -> std::size_t {
+                        using D = std::remove_cvref_t<decltype(x)>;
+                        if constexpr (std::is_same_v<D, scatter_elements_desc> || std::is_same_v<D, scatter_nd_desc>)
+                            return detail::scatter_duplicates(x, bytes).size();
+                        else
+                            return 0;
+                    },
+                    d);
+            };
+            with += count(true) > 0;
+            without += count(false) > 0;
+        }
+        INFO(to_string(op) << ": " << drawn << " valid descs drawn");
+        CHECK(drawn > 100);
+        CHECK(without == 0);
+        CHECK(with > drawn / 10);
+    }
+}

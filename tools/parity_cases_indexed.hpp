@@ -25,6 +25,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -257,8 +258,10 @@ inline bool is_index_input(const operator_desc& d, std::size_t k) {
 }
 
 /// Bytes for the index tensor of `d` (is_index_input): random bytes, then every element the
-/// tensor's sizes reach set to an index inside the axis it addresses (see the file comment).
-inline std::vector<std::byte> index_input(const operator_desc& d, std::uint64_t seed) {
+/// tensor's sizes reach set to an index inside the axis it addresses (see the file comment). A
+/// scatter's targets are distinct unless `duplicates`: then each is drawn on its own, so that
+/// several updates may name one output element (DirectML leaves which one stays unspecified).
+inline std::vector<std::byte> index_input(const operator_desc& d, std::uint64_t seed, bool duplicates = false) {
     rng_t rng(seed);
     const operator_type op = type_of(d);
     const auto ins = inputs_of(d);
@@ -301,9 +304,15 @@ inline std::vector<std::byte> index_input(const operator_desc& d, std::uint64_t 
     };
     const buffer_tensor_desc* input = op == operator_type::one_hot ? nullptr : &ins[0].desc();
     if (op == operator_type::scatter_elements) {
-        // Per line along Axis, distinct places: a shuffled prefix of [0, size).
+        // Per line along Axis, distinct places: a shuffled prefix of [0, size); with duplicates,
+        // each place drawn on its own from the first half of the line, which repeats some.
         const std::uint32_t axis = std::get<scatter_elements_desc>(d).axis;
         const std::uint32_t bound = input->sizes[axis];
+        if (duplicates) {
+            for (std::size_t e = 0; e < coords.size(); ++e)
+                write(offsets[e], signed_form(pick(rng, 0, (bound - 1) / 2), bound));
+            return bytes;
+        }
         std::map<std::vector<std::uint32_t>, std::vector<std::uint32_t>> lines;
         for (std::size_t e = 0; e < coords.size(); ++e) {
             auto key = coords[e];
@@ -328,6 +337,9 @@ inline std::vector<std::byte> index_input(const operator_desc& d, std::uint64_t 
         std::vector<std::uint64_t> order(static_cast<std::size_t>(places));
         for (std::size_t q = 0; q < order.size(); ++q) order[q] = q;
         seeded::shuffle(order.begin(), order.end(), rng);
+        // With duplicates, each tuple a place of the first half of the shuffle, drawn on its own.
+        if (duplicates)
+            for (std::size_t q = 0; q < order.size(); ++q) order[q] = order[pick_index(rng, (order.size() + 1) / 2)];
         for (std::size_t e = 0; e < coords.size(); ++e) {
             const std::size_t tuple = e / t, m = coords[e][n - 1];
             std::uint64_t place = order[tuple % order.size()];
@@ -641,6 +653,56 @@ inline void add_indexed_classes(class_table& t) {
     add_indexed_tensor_classes(t);
     add_indexed_operator_classes(t);
     add_indexed_valid_classes(t);
+}
+
+// ---- judging a scatter's duplicates -----------------------------------------------------------------
+
+/// A scatter's elements that several updates write: DirectML leaves which update stays
+/// unspecified, so where DirectML's output element (in `actual`, the output buffer) holds the bytes
+/// of one of that element's updates, it is set to dmlref's (`expected`, the same buffer as dmlref
+/// wrote it). `indices` and `updates` are the buffers bound to IndicesTensor and UpdatesTensor.
+/// Returns the count of duplicated elements and of those where DirectML had kept another update
+/// than dmlref's (the last in row-major order of the updates). An element holding anything else
+/// is left as it is, to differ.
+inline std::pair<std::size_t, std::size_t> accept_any_duplicate(const operator_desc& d, std::span<const std::byte> indices,
+                                                                 std::span<const std::byte> updates,
+                                                                 std::span<const std::byte> expected, std::span<std::byte> actual) {
+    std::vector<scatter_duplicate> found;
+    const buffer_tensor_desc *upd = nullptr, *out = nullptr;
+    if (const auto* se = std::get_if<scatter_elements_desc>(&d)) {
+        found = dmlref::detail::scatter_duplicates(*se, indices);
+        upd = &se->updates_tensor;
+        out = &se->output_tensor;
+    } else if (const auto* sn = std::get_if<scatter_nd_desc>(&d)) {
+        found = dmlref::detail::scatter_duplicates(*sn, indices);
+        upd = &sn->updates_tensor;
+        out = &sn->output_tensor;
+    } else {
+        return {0, 0};
+    }
+    const std::size_t width = element_size(out->data_type);
+    const auto offset_of = [&](const buffer_tensor_desc& t, const std::vector<std::uint32_t>& c) {
+        const std::vector<std::uint32_t> strides = t.strides ? *t.strides : packed_strides(t.sizes);
+        std::uint64_t e = 0;
+        for (std::size_t i = 0; i < c.size(); ++i) e += std::uint64_t{c[i]} * strides[i];
+        return static_cast<std::size_t>(e) * width;
+    };
+    std::size_t other = 0;
+    for (const scatter_duplicate& dup : found) {
+        const std::size_t at = offset_of(*out, dup.output_coordinate);
+        if (at + width > actual.size() || at + width > expected.size()) continue;
+        std::byte* mine = actual.data() + at;
+        const bool is_expected = std::memcmp(mine, expected.data() + at, width) == 0;
+        const bool is_an_update = std::any_of(dup.update_coordinates.begin(), dup.update_coordinates.end(), [&](const auto& u) {
+            const std::size_t from = offset_of(*upd, u);
+            return from + width <= updates.size() && std::memcmp(updates.data() + from, mine, width) == 0;
+        });
+        if (!is_expected && is_an_update) {
+            std::memcpy(mine, expected.data() + at, width);
+            ++other;
+        }
+    }
+    return {found.size(), other};
 }
 
 } // namespace dmlref::parity::detail
