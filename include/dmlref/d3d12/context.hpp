@@ -246,7 +246,7 @@ public:
             const std::uint64_t bytes = outs[k].desc().total_tensor_size_in_bytes;
             out_buffers.push_back(create_buffer(bytes));
             std::vector<std::byte> staged(static_cast<std::size_t>(round_up(bytes)), std::byte{0});
-            if (initial_outputs && bytes > 0) std::memcpy(staged.data(), (*initial_outputs)[k].data(), static_cast<std::size_t>(bytes));
+            if (initial_outputs) std::copy((*initial_outputs)[k].begin(), (*initial_outputs)[k].end(), staged.begin()); // its size: bytes
             upload(out_buffers.back().get(), staged);
             out_raw.push_back(out_buffers.back().get());
         }
