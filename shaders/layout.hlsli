@@ -5,7 +5,7 @@
 #define WIDTH 4 // element bytes: 1, 2, 4 or 8
 #endif
 
-// Root constants (12 words).
+// Root constants (16 words).
 cbuffer header : register(b0) {
     uint unit_count;     // threads with work: output words (WIDTH <= 4) or 8-byte elements
     uint row_pitch;      // threads per row of the 2-D dispatch
@@ -16,6 +16,9 @@ cbuffer header : register(b0) {
     uint block_size;     // depth/space: B
     uint channels;       // depth/space: C', the channels of the "space" tensor
     uint4 input_strides; // depth/space: the input's element strides of N, C, H, W
+    uint input_base;     // the input element the tensor starts at (SPLIT: its part of the whole input)
+    uint output_base;    // the output element the tensor starts at (JOIN: its part of the whole output)
+    uint2 unused;
 };
 
 // One row pair per output axis, in decreasing output stride (size-1 axes last, stride 1).

@@ -155,13 +155,18 @@ struct run_backend {
         known = parity::load_known(known_path);
         if (backend == "d3d12") {
 #ifdef DMLREF_HAVE_D3D12
-            // Each dispatch runs as a compute shader; the output resource's bytes start as they are.
+            // Each dispatch runs as compute shaders (JOIN and SPLIT one per part), over one buffer
+            // per tensor; the output resources' bytes start as they are.
             auto& g = gpu.emplace(d3d12::context_options{.level = level});
-            execute = [&g, level](const operator_desc& d, std::span<const std::byte> in, std::span<std::byte> out) {
-                if (auto why = dmlref::validate(d, in, out, level)) throw validation_error(*why); // the buffers too
-                const auto bytes = std::visit(dmlref::single_tensor_only{"the D3D12 backend", [](const auto& x) { return x.output_tensor.total_tensor_size_in_bytes; }}, d);
-                const auto result = g.run(d, in, std::span<const std::byte>(out.first(static_cast<std::size_t>(bytes))));
-                std::copy(result.begin(), result.end(), out.begin());
+            execute_tensors = [&g, level](const operator_desc& d, std::span<const std::span<const std::byte>> ins,
+                                          std::span<const std::span<std::byte>> outs) {
+                if (auto why = dmlref::validate(d, ins, outs, level)) throw validation_error(*why); // the buffers too
+                const auto tensors = outputs_of(d);
+                std::vector<std::span<const std::byte>> initial; // the bytes each output tensor's buffer binds
+                for (std::size_t k = 0; k < tensors.size(); ++k)
+                    initial.push_back(outs[k].first(static_cast<std::size_t>(tensors[k].desc().total_tensor_size_in_bytes)));
+                const auto results = g.run(d, ins, std::span<const std::span<const std::byte>>(initial));
+                for (std::size_t k = 0; k < tensors.size(); ++k) std::copy(results[k].begin(), results[k].end(), outs[k].begin());
             };
 #else
             throw usage_error("--backend d3d12: this dmlref was built without the D3D12 backend (see docs/d3d12.md)");

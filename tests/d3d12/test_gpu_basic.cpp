@@ -129,20 +129,97 @@ TEST_CASE("d3d12: SLICE_GRAD on its kernel: the window's elements, zeros between
     CHECK(std::count(cpu.begin(), cpu.begin() + 63, std::byte{0}) == 63 - 12);
 }
 
-TEST_CASE("d3d12: JOIN, SPLIT and REVERSE_SUBSEQUENCES bind several tensors: the backend refuses them by name", "[d3d12]") {
+namespace {
+std::vector<std::span<const std::byte>> spans_of(const std::vector<std::vector<std::byte>>& buffers) {
+    return {buffers.begin(), buffers.end()};
+}
+} // namespace
+
+TEST_CASE("d3d12: JOIN, a dispatch per input into its part of the output (the documented example)", "[d3d12]") {
+    // DML_JOIN_OPERATOR_DESC's first example: {1,1,2,3} and {1,1,2,4} joined on axis 3.
     const auto t = [](std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::float32, std::move(sizes)); };
-    const operator_desc join = join_desc{{t({1, 1, 1, 2}), t({1, 1, 1, 2})}, t({1, 1, 1, 4}), 3};
-    const operator_desc split = split_desc{t({1, 1, 1, 4}), {t({1, 1, 1, 4})}, 3};
-    CHECK_THROWS_MATCHES(d3d12::kernels::make_params(join), validation_error,
-                         Catch::Message("JOIN: the D3D12 backend binds one input and one output tensor; no D3D12 kernel "
-                                        "runs JOIN or SPLIT (tensor arrays) yet (the CPU library does)"));
-    CHECK_THROWS_WITH(d3d12::kernels::make_params(split), Catch::StartsWith("SPLIT: the D3D12 backend binds one input"));
+    const operator_desc join = join_desc{{t({1, 1, 2, 3}), t({1, 1, 2, 4})}, t({1, 1, 2, 7}), 3};
+    const std::vector<std::vector<std::byte>> inputs = {bytes_of(std::vector<float>{1, 2, 3, 4, 5, 6}),
+                                                        bytes_of(std::vector<float>{7, 8, 9, 10, 11, 12, 13, 14})};
+    const auto outputs = gpu().run(join, spans_of(inputs));
+    REQUIRE(outputs.size() == 1);
+    CHECK(values_of<float>(outputs[0], 14) == std::vector<float>{1, 2, 3, 7, 8, 9, 10, 4, 5, 6, 11, 12, 13, 14});
+    CHECK(d3d12::kernels::make_dispatches(join).size() == 2);
+}
+
+TEST_CASE("d3d12: JOIN of 1-byte parts that share the output's words: each dispatch keeps the other parts' lanes", "[d3d12]") {
+    // Three UINT8 inputs of widths 1, 2 and 3 on axis 1 into {2, 6} rows of stride 7: every output
+    // word holds lanes of two or three parts and a gap byte, which must keep its 0xa5.
+    const auto t = [](std::vector<std::uint32_t> sizes, std::optional<std::vector<std::uint32_t>> strides = std::nullopt) {
+        return make_buffer_tensor_desc(data_type::uint8, std::move(sizes), std::move(strides));
+    };
+    const operator_desc join = join_desc{{t({2, 1}), t({2, 2}, std::vector<std::uint32_t>{1, 2}), t({2, 3})},
+                                         t({2, 6}, std::vector<std::uint32_t>{7, 1}), 1};
+    // The second input is read transposed: element (r, c) at r + 2 c. (Buffers hold whole words.)
+    const std::vector<std::vector<std::byte>> inputs = {bytes_of(std::vector<std::uint8_t>{1, 2, 0, 0}),
+                                                        bytes_of(std::vector<std::uint8_t>{11, 21, 12, 22}),
+                                                        bytes_of(std::vector<std::uint8_t>{13, 14, 15, 23, 24, 25, 0, 0})};
+    const std::vector<std::byte> initial(16, std::byte{0xa5});
+    const std::vector<std::span<const std::byte>> initial_spans = {initial};
+    const auto gpu_out = gpu().run(join, spans_of(inputs), std::span<const std::span<const std::byte>>(initial_spans));
+    std::vector<std::byte> cpu = initial;
+    const std::vector<std::span<std::byte>> cpu_out = {cpu};
+    execute(join, spans_of(inputs), cpu_out);
+    REQUIRE(gpu_out.size() == 1);
+    CHECK(gpu_out[0] == cpu);
+    CHECK(values_of<std::uint8_t>(gpu_out[0], 16) ==
+          std::vector<std::uint8_t>{1, 11, 12, 13, 14, 15, 0xa5, 2, 21, 22, 23, 24, 25, 0xa5, 0xa5, 0xa5});
+}
+
+TEST_CASE("d3d12: SPLIT, a dispatch per output from its part of the input, 2- and 8-byte elements", "[d3d12]") {
+    // INT16 {6} into 1, 2 and 3 elements.
+    const auto t16 = [](std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::int16, std::move(sizes)); };
+    const operator_desc split = split_desc{t16({6}), {t16({1}), t16({2}), t16({3})}, 0};
+    const auto outputs = gpu().run(split, std::span<const std::span<const std::byte>>(
+                                              spans_of({bytes_of(std::vector<std::int16_t>{1, 2, 3, 4, 5, -6})})));
+    REQUIRE(outputs.size() == 3);
+    CHECK(values_of<std::int16_t>(outputs[0], 1) == std::vector<std::int16_t>{1});
+    CHECK(values_of<std::int16_t>(outputs[1], 2) == std::vector<std::int16_t>{2, 3});
+    CHECK(values_of<std::int16_t>(outputs[2], 3) == std::vector<std::int16_t>{4, 5, -6});
+    // UINT64 {3, 2} on axis 0 into {1, 2} and {2, 2}, the second output with a gap after each row.
+    const auto t64 = [](std::vector<std::uint32_t> sizes, std::optional<std::vector<std::uint32_t>> strides = std::nullopt) {
+        return make_buffer_tensor_desc(data_type::uint64, std::move(sizes), std::move(strides));
+    };
+    const operator_desc wide = split_desc{t64({3, 2}), {t64({1, 2}), t64({2, 2}, std::vector<std::uint32_t>{3, 1})}, 0};
+    const std::uint64_t high = std::uint64_t{1} << 40;
+    const auto pieces = gpu().run(wide, std::span<const std::span<const std::byte>>(spans_of(
+                                            {bytes_of(std::vector<std::uint64_t>{high + 1, high + 2, high + 3, high + 4, high + 5, high + 6})})));
+    REQUIRE(pieces.size() == 2);
+    CHECK(values_of<std::uint64_t>(pieces[0], 2) == std::vector<std::uint64_t>{high + 1, high + 2});
+    CHECK(values_of<std::uint64_t>(pieces[1], 5) == std::vector<std::uint64_t>{high + 3, high + 4, 0, high + 5, high + 6});
+}
+
+TEST_CASE("d3d12: REVERSE_SUBSEQUENCES and the indexed operators have no kernel: the backend refuses them by name", "[d3d12]") {
+    const auto t = [](std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::float32, std::move(sizes)); };
     const operator_desc reverse = reverse_subsequences_desc{t({1, 1, 1, 2}), make_buffer_tensor_desc(data_type::uint32, {1, 1, 1, 1}),
                                                             t({1, 1, 1, 2}), 3};
-    CHECK_THROWS_MATCHES(d3d12::kernels::make_params(reverse), validation_error,
-                         Catch::Message("REVERSE_SUBSEQUENCES: the D3D12 backend binds one input and one output tensor; no "
-                                        "D3D12 kernel runs REVERSE_SUBSEQUENCES (several input tensors) yet (the CPU "
-                                        "library does)"));
+    CHECK_THROWS_MATCHES(d3d12::kernels::make_dispatches(reverse), validation_error,
+                         Catch::Message("REVERSE_SUBSEQUENCES: no D3D12 kernel runs REVERSE_SUBSEQUENCES yet: the input "
+                                        "element each output element takes depends on the values of another input "
+                                        "tensor (the CPU library runs it)"));
+    const std::vector<std::byte> data(8), lengths(4);
+    const std::vector<std::span<const std::byte>> both = {data, lengths};
+    CHECK_THROWS_WITH(gpu().run(reverse, both), Catch::StartsWith("REVERSE_SUBSEQUENCES: no D3D12 kernel runs"));
+    const operator_desc gather = gather_desc{t({4}), make_buffer_tensor_desc(data_type::uint32, {2}), t({2}), 0, 1};
+    CHECK_THROWS_WITH(d3d12::kernels::make_dispatches(gather), Catch::StartsWith("GATHER: no D3D12 kernel runs GATHER yet"));
+    // JOIN and SPLIT take a dispatch per part: make_params (one dispatch) points there; a wrong
+    // number of buffers is refused before any GPU work.
+    const operator_desc join = join_desc{{t({1, 1, 1, 2}), t({1, 1, 1, 2})}, t({1, 1, 1, 4}), 3};
+    CHECK_THROWS_WITH(d3d12::kernels::make_params(join), Catch::StartsWith("JOIN: binds tensor arrays") &&
+                                                             Catch::Contains("make_dispatches"));
+    auto buffer = gpu().create_buffer(16);
+    auto other = gpu().create_buffer(16);
+    CHECK_THROWS_WITH(gpu().execute(join, buffer.get(), other.get()),
+                      Catch::Contains("1 input and 1 output resources are bound; the desc binds 2 input and 1 output"));
+    ID3D12Resource* const same[] = {buffer.get(), other.get()};
+    ID3D12Resource* const out[] = {other.get()};
+    CHECK_THROWS_WITH(gpu().execute(join, same, out),
+                      Catch::Contains("InputTensors[1] and OutputTensor are bound to the same resource"));
 }
 
 TEST_CASE("d3d12: DEPTH_TO_SPACE1 in both orders, 1-byte elements", "[d3d12]") {

@@ -155,58 +155,117 @@ public:
         return data;
     }
 
-    /// Runs the operator on the GPU from `input` into `output`: buffers of at least the tensors'
-    /// TotalTensorSizeInBytes rounded up to 4, in state COMMON, each created with
-    /// ALLOW_UNORDERED_ACCESS (the input is read through an SRV, the output through a UAV). The
-    /// desc is validated first (validation_error, nothing dispatched); bytes of the output buffer
-    /// that are no element of the output tensor keep their values. Waits for completion.
-    void execute(const operator_desc& desc, ID3D12Resource* input, ID3D12Resource* output) {
+    /// Runs the operator on the GPU over one buffer per tensor, in DirectML's binding order
+    /// (inputs_of(desc), outputs_of(desc): JOIN's InputTensors, SPLIT's OutputTensors): buffers of at
+    /// least the tensors' TotalTensorSizeInBytes rounded up to 4, in state COMMON, each created with
+    /// ALLOW_UNORDERED_ACCESS (inputs are read through SRVs, outputs written through UAVs). The desc
+    /// is validated first (validation_error, nothing dispatched); bytes of an output buffer that are
+    /// no element of its tensor keep their values. JOIN and SPLIT run as one dispatch per part, in
+    /// one command list with a UAV barrier between dispatches. Waits for completion.
+    void execute(const operator_desc& desc, std::span<ID3D12Resource* const> inputs,
+                 std::span<ID3D12Resource* const> outputs) {
         dmlref::check(desc, options_.level);
-        if (input == nullptr || output == nullptr)
-            throw std::invalid_argument("d3d12::context::execute: a buffer is null");
-        const kernels::dispatch_params params = kernels::make_params(desc);
-        for (const auto& [field, buffer, need] :
-             {std::tuple{"InputTensor", input, tensor_of(desc, true).total_tensor_size_in_bytes},
-              std::tuple{"OutputTensor", output, tensor_of(desc, false).total_tensor_size_in_bytes}}) {
-            const D3D12_RESOURCE_DESC rd = buffer->GetDesc();
-            if (rd.Dimension != D3D12_RESOURCE_DIMENSION_BUFFER || rd.Width < round_up(need))
-                throw validation_error(fmt::format("{}: the D3D12 resource bound to {} has {} bytes; it must be a "
-                                                   "buffer of at least TotalTensorSizeInBytes rounded up to 4 = {}",
-                                                   to_string(type_of(desc)), field, rd.Width, round_up(need)));
+        for (const auto& side : {inputs, outputs})
+            for (ID3D12Resource* buffer : side)
+                if (buffer == nullptr) throw std::invalid_argument("d3d12::context::execute: a buffer is null");
+        const std::vector<kernels::dispatch_step> steps = kernels::make_dispatches(desc);
+        const std::string_view op = to_string(type_of(desc));
+        const std::vector<bound_tensor> ins = inputs_of(desc), outs = outputs_of(desc);
+        if (inputs.size() != ins.size() || outputs.size() != outs.size())
+            throw validation_error(fmt::format("{}: {} input and {} output resources are bound; the desc binds {} "
+                                               "input and {} output tensors",
+                                               op, inputs.size(), outputs.size(), ins.size(), outs.size()));
+        for (const auto& [tensors, buffers] : {std::pair{&ins, inputs}, std::pair{&outs, outputs}})
+            for (std::size_t k = 0; k < buffers.size(); ++k) {
+                const std::uint64_t need = (*tensors)[k].desc().total_tensor_size_in_bytes;
+                const D3D12_RESOURCE_DESC rd = buffers[k]->GetDesc();
+                if (rd.Dimension != D3D12_RESOURCE_DIMENSION_BUFFER || rd.Width < round_up(need))
+                    throw validation_error(fmt::format("{}: the D3D12 resource bound to {} has {} bytes; it must be "
+                                                       "a buffer of at least TotalTensorSizeInBytes rounded up to 4 = {}",
+                                                       op, (*tensors)[k].field, rd.Width, round_up(need)));
+            }
+        // No output may share its resource with any other tensor (the kernels read while writing).
+        for (std::size_t k = 0; k < outputs.size(); ++k) {
+            for (std::size_t j = 0; j < inputs.size(); ++j)
+                if (outputs[k] == inputs[j])
+                    throw validation_error(
+                        ins.size() == 1 && outs.size() == 1
+                            ? fmt::format("{}: the input and output resources are the same; dmlref does not run in place", op)
+                            : fmt::format("{}: {} and {} are bound to the same resource; dmlref does not run in place",
+                                          op, ins[j].field, outs[k].field));
+            for (std::size_t j = 0; j < k; ++j)
+                if (outputs[k] == outputs[j])
+                    throw validation_error(fmt::format("{}: {} and {} are bound to the same resource", op, outs[j].field,
+                                                       outs[k].field));
         }
-        if (input == output)
-            throw validation_error(fmt::format("{}: the input and output resources are the same; dmlref does not "
-                                               "run in place",
-                                               to_string(type_of(desc))));
-        dispatch(params, input, output);
+        dispatch(steps, inputs, outputs);
+    }
+
+    /// execute() for a desc with one input and one output tensor (JOIN and SPLIT with one part too).
+    void execute(const operator_desc& desc, ID3D12Resource* input, ID3D12Resource* output) {
+        execute(desc, std::span<ID3D12Resource* const>(&input, 1), std::span<ID3D12Resource* const>(&output, 1));
+    }
+
+    /// Uploads one host buffer per input tensor (binding order, as execute() takes them), runs the
+    /// operator and returns each output tensor's whole buffer (TotalTensorSizeInBytes). Output
+    /// buffer k starts as `initial_outputs[k]` when given (it must then have exactly that
+    /// tensor's TotalTensorSizeInBytes bytes), else as zeros.
+    std::vector<std::vector<std::byte>>
+    run(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
+        std::optional<std::span<const std::span<const std::byte>>> initial_outputs = std::nullopt) {
+        dmlref::check(desc, options_.level);
+        const std::vector<bound_tensor> ins = inputs_of(desc), outs = outputs_of(desc);
+        const std::string_view op = to_string(type_of(desc));
+        if (inputs.size() != ins.size() || (initial_outputs && initial_outputs->size() != outs.size()))
+            throw validation_error(fmt::format("{}: {} input and {} initial output buffers are given; the desc binds "
+                                               "{} input and {} output tensors",
+                                               op, inputs.size(), initial_outputs ? initial_outputs->size() : outs.size(),
+                                               ins.size(), outs.size()));
+        for (std::size_t k = 0; k < ins.size(); ++k)
+            if (inputs[k].size() < ins[k].desc().total_tensor_size_in_bytes)
+                throw validation_error(fmt::format("{}: the buffer for {} has {} bytes; its TotalTensorSizeInBytes is {}",
+                                                   op, ins[k].field, inputs[k].size(),
+                                                   ins[k].desc().total_tensor_size_in_bytes));
+        for (std::size_t k = 0; initial_outputs && k < outs.size(); ++k)
+            if ((*initial_outputs)[k].size() != outs[k].desc().total_tensor_size_in_bytes)
+                throw validation_error(fmt::format("{}: the initial output for {} has {} bytes; its "
+                                                   "TotalTensorSizeInBytes is {}",
+                                                   op, outs[k].field, (*initial_outputs)[k].size(),
+                                                   outs[k].desc().total_tensor_size_in_bytes));
+        std::vector<com_ptr<ID3D12Resource>> in_buffers, out_buffers;
+        std::vector<ID3D12Resource*> in_raw, out_raw;
+        for (std::size_t k = 0; k < ins.size(); ++k) {
+            const std::uint64_t bytes = ins[k].desc().total_tensor_size_in_bytes;
+            in_buffers.push_back(create_buffer(bytes));
+            std::vector<std::byte> staged(static_cast<std::size_t>(round_up(bytes)));
+            std::memcpy(staged.data(), inputs[k].data(), static_cast<std::size_t>(bytes));
+            upload(in_buffers.back().get(), staged);
+            in_raw.push_back(in_buffers.back().get());
+        }
+        for (std::size_t k = 0; k < outs.size(); ++k) {
+            const std::uint64_t bytes = outs[k].desc().total_tensor_size_in_bytes;
+            out_buffers.push_back(create_buffer(bytes));
+            std::vector<std::byte> staged(static_cast<std::size_t>(round_up(bytes)), std::byte{0});
+            if (initial_outputs) std::copy((*initial_outputs)[k].begin(), (*initial_outputs)[k].end(), staged.begin()); // its size: bytes
+            upload(out_buffers.back().get(), staged);
+            out_raw.push_back(out_buffers.back().get());
+        }
+        execute(desc, in_raw, out_raw);
+        std::vector<std::vector<std::byte>> results;
+        for (std::size_t k = 0; k < outs.size(); ++k)
+            results.push_back(readback(out_raw[k], outs[k].desc().total_tensor_size_in_bytes));
+        return results;
     }
 
     /// Uploads `input`, runs the operator and returns the whole output buffer
-    /// (TotalTensorSizeInBytes). The output buffer starts as `initial_output` when given (it must
+    /// (TotalTensorSizeInBytes): run() for a desc with one input and one output tensor (JOIN and
+    /// SPLIT with one part too). The output buffer starts as `initial_output` when given (it must
     /// then have exactly TotalTensorSizeInBytes bytes), else as zeros.
     std::vector<std::byte> run(const operator_desc& desc, std::span<const std::byte> input,
                                std::optional<std::span<const std::byte>> initial_output = std::nullopt) {
-        dmlref::check(desc, options_.level);
-        const buffer_tensor_desc& in_desc = tensor_of(desc, true);
-        const buffer_tensor_desc& out_desc = tensor_of(desc, false);
-        const std::string_view op = to_string(type_of(desc));
-        if (input.size() < in_desc.total_tensor_size_in_bytes)
-            throw validation_error(fmt::format("{}: the input has {} bytes; InputTensor.TotalTensorSizeInBytes is {}",
-                                               op, input.size(), in_desc.total_tensor_size_in_bytes));
-        if (initial_output && initial_output->size() != out_desc.total_tensor_size_in_bytes)
-            throw validation_error(fmt::format("{}: the initial output has {} bytes; "
-                                               "OutputTensor.TotalTensorSizeInBytes is {}",
-                                               op, initial_output->size(), out_desc.total_tensor_size_in_bytes));
-        auto in_buffer = create_buffer(in_desc.total_tensor_size_in_bytes);
-        auto out_buffer = create_buffer(out_desc.total_tensor_size_in_bytes);
-        std::vector<std::byte> staged(static_cast<std::size_t>(round_up(in_desc.total_tensor_size_in_bytes)));
-        std::memcpy(staged.data(), input.data(), static_cast<std::size_t>(in_desc.total_tensor_size_in_bytes));
-        upload(in_buffer.get(), staged);
-        staged.assign(static_cast<std::size_t>(round_up(out_desc.total_tensor_size_in_bytes)), std::byte{0});
-        if (initial_output) std::memcpy(staged.data(), initial_output->data(), initial_output->size());
-        upload(out_buffer.get(), staged);
-        execute(desc, in_buffer.get(), out_buffer.get());
-        return readback(out_buffer.get(), out_desc.total_tensor_size_in_bytes);
+        std::optional<std::span<const std::span<const std::byte>>> initial;
+        if (initial_output) initial = std::span<const std::span<const std::byte>>(&*initial_output, 1);
+        return std::move(run(desc, std::span<const std::span<const std::byte>>(&input, 1), initial).front());
     }
 
     /// Runs the operator on the GPU and on the CPU reference (dmlref::execute) from the same input
@@ -215,7 +274,13 @@ public:
     /// part of the report; run() returns them for callers that check them.)
     compare_report verify(const operator_desc& desc, std::span<const std::byte> input,
                           compare_options compare = {}) {
-        const buffer_tensor_desc& out_desc = tensor_of(desc, false);
+        kernels::refuse_without_kernel(type_of(desc));
+        const std::vector<bound_tensor> outs = outputs_of(desc);
+        if (outs.size() != 1)
+            throw validation_error(fmt::format("{}: verify() compares one output tensor; this desc binds {} (run() "
+                                               "returns each)",
+                                               to_string(type_of(desc)), outs.size()));
+        const buffer_tensor_desc& out_desc = outs.front().desc();
         std::vector<std::byte> expected(static_cast<std::size_t>(out_desc.total_tensor_size_in_bytes));
         dmlref::execute(desc, input, expected, options_.level);
         const std::vector<std::byte> zeros(expected.size());
@@ -274,12 +339,6 @@ public:
 private:
     static std::uint64_t round_up(std::uint64_t bytes) noexcept { return (bytes + 3) & ~std::uint64_t{3}; }
 
-    static const buffer_tensor_desc& tensor_of(const operator_desc& desc, bool input) {
-        kernels::refuse_tensor_arrays(type_of(desc));
-        return input ? inputs_of(desc).front().desc() : outputs_of(desc).front().desc();
-    }
-
-
     void create_device(const adapter_choice& choice) {
         if (choice.kind == adapter_choice::kind_type::default_adapter) {
             check_hresult(platform::create_device(device_.put()), "D3D12CreateDevice");
@@ -332,7 +391,7 @@ private:
         create_root_signature();
     }
 
-    /// b0: the 12-word header as root constants; b1: the axis table as a root CBV; t0 and u0 as
+    /// b0: the 16-word header as root constants; b1: the axis table as a root CBV; t0 and u0 as
     /// root descriptors of raw buffers.
     void create_root_signature() {
         D3D12_ROOT_PARAMETER params[4] = {};
@@ -378,27 +437,50 @@ private:
         buffer->Unmap(0, nullptr);
     }
 
-    void dispatch(kernels::dispatch_params params, ID3D12Resource* input, ID3D12Resource* output) {
-        constexpr std::uint32_t max_groups = 65535; // D3D12_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION
-        const std::uint64_t groups = (std::uint64_t{params.units} + kernels::threads_per_group - 1) /
-                                     kernels::threads_per_group;
-        const auto groups_x = static_cast<std::uint32_t>(std::min<std::uint64_t>(groups, max_groups));
-        const auto groups_y = static_cast<std::uint32_t>((groups + groups_x - 1) / groups_x);
-        params.header[kernels::unit_count] = params.units;
-        params.header[kernels::row_pitch] = groups_x * kernels::threads_per_group;
-
-        auto constants = make_buffer(D3D12_HEAP_TYPE_UPLOAD, 256 * ((sizeof(params.axes) + 255) / 256),
-                                     D3D12_RESOURCE_FLAG_NONE, D3D12_RESOURCE_STATE_GENERIC_READ);
-        write_mapped(constants.get(), std::as_bytes(std::span(params.axes)));
+    /// Records every step in one command list, with a UAV barrier on the output before each step
+    /// that follows another (JOIN's parts write one buffer: each dispatch's words must land
+    /// before the next reads them), then submits and waits.
+    void dispatch(const std::vector<kernels::dispatch_step>& steps, std::span<ID3D12Resource* const> inputs,
+                  std::span<ID3D12Resource* const> outputs) {
+        if (steps.empty()) return;
+        // Each step's axis table in its own 256-byte slot of one upload buffer (CBVs start at
+        // multiples of 256), alive until the list has run.
+        constexpr std::uint64_t slot = 256 * ((sizeof(kernels::dispatch_params::axes) + 255) / 256);
+        auto constants = make_buffer(D3D12_HEAP_TYPE_UPLOAD, slot * steps.size(), D3D12_RESOURCE_FLAG_NONE,
+                                     D3D12_RESOURCE_STATE_GENERIC_READ);
+        {
+            std::vector<std::byte> table(static_cast<std::size_t>(slot * steps.size()));
+            for (std::size_t k = 0; k < steps.size(); ++k)
+                std::memcpy(table.data() + k * slot, steps[k].params.axes.data(), sizeof(steps[k].params.axes));
+            write_mapped(constants.get(), table);
+        }
 
         begin();
         list_->SetComputeRootSignature(root_signature_.get());
-        list_->SetPipelineState(pipeline(params.family, params.width));
-        list_->SetComputeRoot32BitConstants(0, kernels::header_dwords, params.header.data(), 0);
-        list_->SetComputeRootConstantBufferView(1, constants->GetGPUVirtualAddress());
-        list_->SetComputeRootShaderResourceView(2, input->GetGPUVirtualAddress());
-        list_->SetComputeRootUnorderedAccessView(3, output->GetGPUVirtualAddress());
-        list_->Dispatch(groups_x, groups_y, 1);
+        for (std::size_t k = 0; k < steps.size(); ++k) {
+            kernels::dispatch_params params = steps[k].params;
+            constexpr std::uint32_t max_groups = 65535; // D3D12_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION
+            const std::uint64_t groups = (std::uint64_t{params.units} + kernels::threads_per_group - 1) /
+                                         kernels::threads_per_group;
+            const auto groups_x = static_cast<std::uint32_t>(std::min<std::uint64_t>(std::max<std::uint64_t>(groups, 1),
+                                                                                      max_groups));
+            const auto groups_y = static_cast<std::uint32_t>((groups + groups_x - 1) / groups_x);
+            params.header[kernels::unit_count] = params.units;
+            params.header[kernels::row_pitch] = groups_x * kernels::threads_per_group;
+            ID3D12Resource* output = outputs[steps[k].output];
+            if (k > 0) {
+                D3D12_RESOURCE_BARRIER barrier{};
+                barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV;
+                barrier.UAV.pResource = output;
+                list_->ResourceBarrier(1, &barrier);
+            }
+            list_->SetPipelineState(pipeline(params.family, params.width));
+            list_->SetComputeRoot32BitConstants(0, kernels::header_dwords, params.header.data(), 0);
+            list_->SetComputeRootConstantBufferView(1, constants->GetGPUVirtualAddress() + k * slot);
+            list_->SetComputeRootShaderResourceView(2, inputs[steps[k].input]->GetGPUVirtualAddress());
+            list_->SetComputeRootUnorderedAccessView(3, output->GetGPUVirtualAddress());
+            if (groups_y > 0) list_->Dispatch(groups_x, groups_y, 1);
+        }
         submit_and_wait();
     }
 

@@ -15,8 +15,14 @@
 ///     strided rows, or past the end) is left as it was;
 ///   - it maps the coordinates to an input element by the operator's equation, loads the
 ///     input word(s) and, for 1- and 2-byte elements, extracts and inserts the bit field.
-/// Buffers are raw 32-bit words (ByteAddressBuffer t0, RWByteAddressBuffer u0); the header is 12
+/// Buffers are raw 32-bit words (ByteAddressBuffer t0, RWByteAddressBuffer u0); the header is 16
 /// root constants (b0) and the per-axis table, beyond the root-constant budget, a constant buffer (b1).
+///
+/// JOIN and SPLIT run as one dispatch per part, each the slice kernel (as ELEMENT_WISE_IDENTITY)
+/// between the part and its sub-view of the whole tensor: the part's sizes over the whole's strides,
+/// starting at the element the header's input_base (SPLIT) or output_base (JOIN) names. A thread
+/// tests its element offsets against that sub-view, so it writes only the part's elements and
+/// keeps every other lane of its word: dispatches over one output buffer compose.
 
 #include <algorithm>
 #include <array>
@@ -64,7 +70,7 @@ enum class kernel_fault : std::uint32_t {
 namespace kernels {
 
 inline constexpr std::uint32_t threads_per_group = 64;
-inline constexpr std::uint32_t header_dwords = 12; ///< root constants b0 (3 vec4)
+inline constexpr std::uint32_t header_dwords = 16; ///< root constants b0 (4 vec4)
 inline constexpr std::uint32_t axis_rows = 16;     ///< cb1 vec4 rows: [0, 8) and [8, 16), one each per axis
 
 /// Header words (root constants, cb0).
@@ -78,6 +84,8 @@ enum header_word : std::uint32_t {
     block_size = 6,  ///< depth/space: B
     channels = 7,    ///< depth/space: C', the channel count of the "space" tensor
     input_strides = 8, ///< depth/space: the input's element strides of N, C, H, W (4 words)
+    input_base = 12,   ///< the input element the tensor starts at (SPLIT's part in the whole input; else 0)
+    output_base = 13,  ///< the output element the tensor starts at (JOIN's part in the whole output; else 0)
 };
 
 /// Everything a dispatch needs besides the buffers.
@@ -94,17 +102,40 @@ struct dispatch_params {
     std::uint32_t units = 0;
 };
 
-/// Throws validation_error for JOIN, SPLIT and REVERSE_SUBSEQUENCES, which bind several tensors on
-/// one side: the kernels bind one input and one output.
-inline void refuse_tensor_arrays(operator_type type) {
-    if (binds_tensor_arrays(type))
-        throw validation_error(fmt::format("{}: the D3D12 backend binds one input and one output tensor; no D3D12 "
-                                           "kernel runs JOIN or SPLIT (tensor arrays) yet (the CPU library does)",
-                                           to_string(type)));
-    if (!binds_one_input_and_output(type))
-        throw validation_error(fmt::format("{}: the D3D12 backend binds one input and one output tensor; no D3D12 "
-                                           "kernel runs {} (several input tensors) yet (the CPU library does)",
+/// One dispatch of a desc: its kernel parameters and the tensors it binds, as indices into
+/// inputs_of(desc) and outputs_of(desc).
+struct dispatch_step {
+    dispatch_params params;
+    std::size_t input = 0;
+    std::size_t output = 0;
+};
+
+/// Throws validation_error for the operators no kernel runs: REVERSE_SUBSEQUENCES and the indexed
+/// operators, where the input element an output element takes depends on another tensor's values.
+inline void refuse_without_kernel(operator_type type) {
+    if (has_data_dependent_mapping(type))
+        throw validation_error(fmt::format("{}: no D3D12 kernel runs {} yet: the input element each output element "
+                                           "takes depends on the values of another input tensor (the CPU library "
+                                           "runs it)",
                                            to_string(type), to_string(type)));
+}
+
+/// Throws validation_error where a tensor the desc binds is beyond the kernels' 32-bit
+/// addressing: more than 4 GiB - 1 bytes, or a size of 2^31 or more.
+inline void check_32bit_addressing(const operator_desc& any) {
+    const std::string_view op = to_string(type_of(any));
+    for (const auto& tensors : {inputs_of(any), outputs_of(any)})
+        for (const bound_tensor& t : tensors) {
+            if (calc_buffer_tensor_size(t.desc()) > 0xffff'ffffu)
+                throw validation_error(fmt::format(
+                    "{}: {} needs {} bytes; the D3D12 kernels address at most 4 GiB - 1 bytes per buffer", op, t.field,
+                    calc_buffer_tensor_size(t.desc())));
+            for (std::size_t i = 0; i < t.desc().sizes.size(); ++i)
+                if (t.desc().sizes[i] >= 0x8000'0000u)
+                    throw validation_error(fmt::format("{}: {}.Sizes[{}] = {} is 2^31 or more, beyond the D3D12 "
+                                                       "kernels' 32-bit signed index arithmetic",
+                                                       op, t.field, i, t.desc().sizes[i]));
+        }
 }
 
 /// UPSAMPLE_2D's layouts as an IDENTITY's: every axis whose output is `scale` times the input's
@@ -127,113 +158,164 @@ inline std::pair<detail::layout, detail::layout> split_scaled_axes(const detail:
     return {split_in, split_out};
 }
 
-/// The kernel parameters of a valid desc (the desc layer has checked it). Throws validation_error
-/// where a tensor is beyond the kernels' 32-bit addressing: more than 4 GiB - 1 bytes, or a size
-/// or pad of 2^31 or more, and for JOIN, SPLIT and REVERSE_SUBSEQUENCES (refuse_tensor_arrays).
-inline dispatch_params make_params(const operator_desc& any) {
-    refuse_tensor_arrays(type_of(any));
-    const auto single = [](const auto& d) {
-            using D = std::remove_cvref_t<decltype(d)>;
-            const std::string_view op = to_string(D::type);
-            dispatch_params p;
-            p.width = static_cast<std::uint32_t>(element_size(d.input_tensor.data_type));
-            detail::layout in = detail::layout_of(d.input_tensor), out = detail::layout_of(d.output_tensor);
-            // UPSAMPLE_2D NEAREST_NEIGHBOR is an IDENTITY of a higher rank: each scaled axis splits
-            // into (input size, scale), the inner axis stepping 0 through the input (the CPU
-            // plan's view, detail::plan_upsample). A 5-D tensor becomes 7 axes; the table has 8.
-            if constexpr (std::is_same_v<D, upsample_2d_desc>) std::tie(in, out) = split_scaled_axes(in, out);
-            for (const auto& [field, desc] : {std::pair{"InputTensor", &d.input_tensor},
-                                              std::pair{"OutputTensor", &d.output_tensor}}) {
-                if (calc_buffer_tensor_size(*desc) > 0xffff'ffffu)
-                    throw validation_error(fmt::format(
-                        "{}: {} needs {} bytes; the D3D12 kernels address at most 4 GiB - 1 bytes per buffer", op,
-                        field, calc_buffer_tensor_size(*desc)));
-                for (std::size_t i = 0; i < desc->sizes.size(); ++i)
-                    if (desc->sizes[i] >= 0x8000'0000u)
-                        throw validation_error(fmt::format("{}: {}.Sizes[{}] = {} is 2^31 or more, beyond the D3D12 "
-                                                           "kernels' 32-bit signed index arithmetic",
-                                                           op, field, i, desc->sizes[i]));
-            }
-            const std::uint64_t out_bytes = calc_buffer_tensor_size(d.output_tensor);
-            p.units = static_cast<std::uint32_t>(p.width == 8 ? out_bytes / 8 : out_bytes / 4);
+/// The parameters of a valid desc with one input and one output (the caller has checked their
+/// addressing: check_32bit_addressing).
+template <class D> dispatch_params single_params(const D& d) {
+    dispatch_params p;
+    p.width = static_cast<std::uint32_t>(element_size(d.input_tensor.data_type));
+    detail::layout in = detail::layout_of(d.input_tensor), out = detail::layout_of(d.output_tensor);
+    // UPSAMPLE_2D NEAREST_NEIGHBOR is an IDENTITY of a higher rank: each scaled axis splits
+    // into (input size, scale), the inner axis stepping 0 through the input (the CPU
+    // plan's view, detail::plan_upsample). A 5-D tensor becomes 7 axes; the table has 8.
+    if constexpr (std::is_same_v<D, upsample_2d_desc>) std::tie(in, out) = split_scaled_axes(in, out);
+    const std::uint64_t out_bytes = calc_buffer_tensor_size(d.output_tensor);
+    p.units = static_cast<std::uint32_t>(p.width == 8 ? out_bytes / 8 : out_bytes / 4);
 
-            // Output axes by decreasing stride; size-1 axes last, with stride 1 (their coordinate
-            // is then the remainder, which must be 0).
-            std::array<std::size_t, dmlref::detail::max_plan_rank> order{};
-            std::iota(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(out.rank), std::size_t{0});
-            auto key = [&](std::size_t a) { return out.extents[a] == 1 ? std::ptrdiff_t{0} : out.strides[a]; };
-            std::stable_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(out.rank),
-                             [&](std::size_t a, std::size_t b) { return key(a) > key(b); });
-            auto& h = p.header;
-            h[rank] = static_cast<std::uint32_t>(out.rank);
-            auto u32 = [](std::ptrdiff_t v) { return static_cast<std::uint32_t>(v); };
-            for (std::size_t k = 0; k < out.rank; ++k) {
-                const std::size_t a = order[k];
-                std::uint32_t* row = &p.axes[4 * k];
-                std::uint32_t* row2 = &p.axes[4 * (8 + k)];
-                row[0] = out.extents[a] == 1 ? 1u : u32(out.strides[a]);
-                row[1] = u32(out.extents[a]);
-                row[2] = u32(in.strides[a]);
-                row2[2] = static_cast<std::uint32_t>(a);
-                if constexpr (std::is_same_v<D, slice1_desc> || std::is_same_v<D, slice_grad_desc>) {
-                    // CopyStart; SLICE_GRAD's window of size 0 with a negative stride starts at
-                    // offset - 1 (measured), which this wrapping sum gives too.
-                    const std::int32_t stride = d.input_window_strides[a];
-                    row[3] = d.input_window_offsets[a] + (stride < 0 ? d.input_window_sizes[a] - 1 : 0);
-                    row2[0] = static_cast<std::uint32_t>(stride);
-                    row2[1] = u32(in.extents[a]); // SLICE_GRAD: the gradient's size (unused by SLICE1)
-                } else if constexpr (std::is_same_v<D, slice_desc>) {
-                    row[3] = d.offsets[a];
-                    row2[0] = d.strides[a];
-                } else if constexpr (std::is_same_v<D, element_wise_identity_desc> || std::is_same_v<D, upsample_2d_desc>) {
-                    row[3] = 0; // SLICE1 with offsets 0 and strides 1 over the same (strided or broadcast) input
-                    row2[0] = 1;
-                } else if constexpr (std::is_same_v<D, padding_desc> || std::is_same_v<D, padding1_desc>) {
-                    row[3] = d.start_padding[a];
-                    row2[0] = u32(in.extents[a]);
-                } else if constexpr (std::is_same_v<D, tile_desc>) {
-                    row[3] = 0; // PADDING in WRAP mode with StartPadding 0: input coordinate = o mod input size
-                    row2[0] = u32(in.extents[a]);
-                }
-            }
-            if constexpr (detail::is_depth_space_v<D>) {
-                p.family = kernel_family::depth_space;
-                constexpr bool to_depth = detail::direction_of<D>() == depth_space_direction::space_to_depth;
-                h[option] = (to_depth ? 1u : 0u) |
-                            (detail::order_of(d) == depth_space_order::column_row_depth ? 2u : 0u);
-                h[block_size] = d.block_size;
-                h[channels] = u32(to_depth ? in.extents[1] : out.extents[1]);
-                for (std::size_t i = 0; i < 4; ++i) h[input_strides + i] = u32(in.strides[i]);
-            } else if constexpr (std::is_same_v<D, slice1_desc> || std::is_same_v<D, slice_desc> ||
-                                 std::is_same_v<D, element_wise_identity_desc> || std::is_same_v<D, upsample_2d_desc>) {
-                p.family = kernel_family::slice;
-            } else if constexpr (std::is_same_v<D, tile_desc>) {
-                p.family = kernel_family::padding;
-                h[option] = static_cast<std::uint32_t>(padding_mode::wrap); // fill unused: WRAP never fills
-            } else if constexpr (std::is_same_v<D, slice_grad_desc>) {
-                p.family = kernel_family::slice_grad; // fill: all bits clear, the zeros outside the window
-            } else {
-                p.family = kernel_family::padding;
-                h[option] = static_cast<std::uint32_t>(d.padding_mode);
-                std::array<std::byte, 8> fill{};
-                if constexpr (std::is_same_v<D, padding_desc>)
-                    fill = detail::padding_v0_value(d.output_tensor.data_type, d.padding_value);
-                else
-                    fill = detail::padding1_value(d.output_tensor.data_type, d.padding_value); // as DirectML reads the union
-                std::memcpy(&h[fill_low], fill.data(), 4);
-                std::memcpy(&h[fill_high], fill.data() + 4, 4);
-            }
-            return p;
-        };
+    // Output axes by decreasing stride; size-1 axes last, with stride 1 (their coordinate
+    // is then the remainder, which must be 0).
+    std::array<std::size_t, dmlref::detail::max_plan_rank> order{};
+    std::iota(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(out.rank), std::size_t{0});
+    auto key = [&](std::size_t a) { return out.extents[a] == 1 ? std::ptrdiff_t{0} : out.strides[a]; };
+    std::stable_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(out.rank),
+                     [&](std::size_t a, std::size_t b) { return key(a) > key(b); });
+    auto& h = p.header;
+    h[rank] = static_cast<std::uint32_t>(out.rank);
+    auto u32 = [](std::ptrdiff_t v) { return static_cast<std::uint32_t>(v); };
+    for (std::size_t k = 0; k < out.rank; ++k) {
+        const std::size_t a = order[k];
+        std::uint32_t* row = &p.axes[4 * k];
+        std::uint32_t* row2 = &p.axes[4 * (8 + k)];
+        row[0] = out.extents[a] == 1 ? 1u : u32(out.strides[a]);
+        row[1] = u32(out.extents[a]);
+        row[2] = u32(in.strides[a]);
+        row2[2] = static_cast<std::uint32_t>(a);
+        if constexpr (std::is_same_v<D, slice1_desc> || std::is_same_v<D, slice_grad_desc>) {
+            // CopyStart; SLICE_GRAD's window of size 0 with a negative stride starts at
+            // offset - 1 (measured), which this wrapping sum gives too.
+            const std::int32_t stride = d.input_window_strides[a];
+            row[3] = d.input_window_offsets[a] + (stride < 0 ? d.input_window_sizes[a] - 1 : 0);
+            row2[0] = static_cast<std::uint32_t>(stride);
+            row2[1] = u32(in.extents[a]); // SLICE_GRAD: the gradient's size (unused by SLICE1)
+        } else if constexpr (std::is_same_v<D, slice_desc>) {
+            row[3] = d.offsets[a];
+            row2[0] = d.strides[a];
+        } else if constexpr (std::is_same_v<D, element_wise_identity_desc> || std::is_same_v<D, upsample_2d_desc>) {
+            row[3] = 0; // SLICE1 with offsets 0 and strides 1 over the same (strided or broadcast) input
+            row2[0] = 1;
+        } else if constexpr (std::is_same_v<D, padding_desc> || std::is_same_v<D, padding1_desc>) {
+            row[3] = d.start_padding[a];
+            row2[0] = u32(in.extents[a]);
+        } else if constexpr (std::is_same_v<D, tile_desc>) {
+            row[3] = 0; // PADDING in WRAP mode with StartPadding 0: input coordinate = o mod input size
+            row2[0] = u32(in.extents[a]);
+        }
+    }
+    if constexpr (detail::is_depth_space_v<D>) {
+        p.family = kernel_family::depth_space;
+        constexpr bool to_depth = detail::direction_of<D>() == depth_space_direction::space_to_depth;
+        h[option] = (to_depth ? 1u : 0u) |
+                    (detail::order_of(d) == depth_space_order::column_row_depth ? 2u : 0u);
+        h[block_size] = d.block_size;
+        h[channels] = u32(to_depth ? in.extents[1] : out.extents[1]);
+        for (std::size_t i = 0; i < 4; ++i) h[input_strides + i] = u32(in.strides[i]);
+    } else if constexpr (std::is_same_v<D, slice1_desc> || std::is_same_v<D, slice_desc> ||
+                         std::is_same_v<D, element_wise_identity_desc> || std::is_same_v<D, upsample_2d_desc>) {
+        p.family = kernel_family::slice;
+    } else if constexpr (std::is_same_v<D, tile_desc>) {
+        p.family = kernel_family::padding;
+        h[option] = static_cast<std::uint32_t>(padding_mode::wrap); // fill unused: WRAP never fills
+    } else if constexpr (std::is_same_v<D, slice_grad_desc>) {
+        p.family = kernel_family::slice_grad; // fill: all bits clear, the zeros outside the window
+    } else {
+        p.family = kernel_family::padding;
+        h[option] = static_cast<std::uint32_t>(d.padding_mode);
+        std::array<std::byte, 8> fill{};
+        if constexpr (std::is_same_v<D, padding_desc>)
+            fill = detail::padding_v0_value(d.output_tensor.data_type, d.padding_value);
+        else
+            fill = detail::padding1_value(d.output_tensor.data_type, d.padding_value); // as DirectML reads the union
+        std::memcpy(&h[fill_low], fill.data(), 4);
+        std::memcpy(&h[fill_high], fill.data() + 4, 4);
+    }
+    return p;
+}
+
+/// The sizes of `part` over the strides of `whole`: the part's sub-view of the whole tensor (its
+/// first element at offset 0; the caller passes where it starts as a base offset).
+inline buffer_tensor_desc part_view(const buffer_tensor_desc& whole, const buffer_tensor_desc& part) {
+    buffer_tensor_desc view = whole;
+    view.sizes = part.sizes;
+    view.strides = whole.strides ? *whole.strides : packed_strides(whole.sizes);
+    return view;
+}
+
+/// The dispatches that run a valid desc (the desc layer has checked it): one for the operators
+/// with one input and one output; for JOIN and SPLIT one per part with elements, each an
+/// ELEMENT_WISE_IDENTITY between the part and its sub-view of the whole tensor, which starts at the
+/// part's offset along Axis (output_base for JOIN, input_base for SPLIT). Throws validation_error
+/// for REVERSE_SUBSEQUENCES and the indexed operators (refuse_without_kernel), and where a tensor
+/// is beyond the kernels' 32-bit addressing (check_32bit_addressing).
+inline std::vector<dispatch_step> make_dispatches(const operator_desc& any) {
+    refuse_without_kernel(type_of(any));
+    check_32bit_addressing(any);
     return std::visit(
-        [&](const auto& d) -> dispatch_params {
-            if constexpr (is_single_tensor_desc_v<std::remove_cvref_t<decltype(d)>>) {
-                return single(d);
+        [&](const auto& d) -> std::vector<dispatch_step> {
+            using D = std::remove_cvref_t<decltype(d)>;
+            if constexpr (is_single_tensor_desc_v<D>) {
+                return {dispatch_step{single_params(d), 0, 0}};
+            } else if constexpr (std::is_same_v<D, join_desc> || std::is_same_v<D, split_desc>) {
+                constexpr bool is_join = std::is_same_v<D, join_desc>;
+                const auto& parts = [&]() -> const std::vector<buffer_tensor_desc>& {
+                    if constexpr (is_join) return d.input_tensors; else return d.output_tensors;
+                }();
+                const buffer_tensor_desc& whole = [&]() -> const buffer_tensor_desc& {
+                    if constexpr (is_join) return d.output_tensor; else return d.input_tensor;
+                }();
+                const std::vector<std::uint32_t> strides = whole.strides ? *whole.strides : packed_strides(whole.sizes);
+                const std::uint64_t whole_bytes = calc_buffer_tensor_size(whole);
+                std::vector<dispatch_step> steps;
+                std::uint64_t offset = 0; // along Axis: the parts before this one
+                for (std::size_t k = 0; k < parts.size(); ++k) {
+                    const buffer_tensor_desc& part = parts[k];
+                    // The element the part starts at in the whole (below 2^32: the whole's last
+                    // element is at most its size in bytes).
+                    const auto base = static_cast<std::uint32_t>(offset * strides[d.axis]);
+                    offset += part.sizes[d.axis];
+                    if (element_count(part.sizes) == 0) continue;
+                    const buffer_tensor_desc view = part_view(whole, part);
+                    dispatch_step step;
+                    if constexpr (is_join) {
+                        step.params = single_params(element_wise_identity_desc{part, view, std::nullopt});
+                        step.params.header[output_base] = base;
+                        // Threads over the whole output buffer: the part's elements lie past the
+                        // sub-view's own extent, from the base on.
+                        step.params.units = static_cast<std::uint32_t>(step.params.width == 8 ? whole_bytes / 8
+                                                                                              : whole_bytes / 4);
+                        step.input = k;
+                    } else {
+                        step.params = single_params(element_wise_identity_desc{view, part, std::nullopt});
+                        step.params.header[input_base] = base;
+                        step.output = k;
+                    }
+                    steps.push_back(step);
+                }
+                return steps;
             } else {
-                throw std::logic_error("make_params: refused above");
+                throw std::logic_error("make_dispatches: refused above");
             }
         },
         any);
+}
+
+/// The kernel parameters of a valid desc with one input and one output tensor (make_dispatches'
+/// one dispatch). Throws validation_error as make_dispatches does, and for JOIN and SPLIT, which
+/// take a dispatch per part (make_dispatches).
+inline dispatch_params make_params(const operator_desc& any) {
+    if (binds_tensor_arrays(type_of(any)))
+        throw validation_error(fmt::format("{}: binds tensor arrays and runs as one dispatch per part; "
+                                           "kernels::make_dispatches gives them",
+                                           to_string(type_of(any))));
+    return make_dispatches(any).front().params;
 }
 
 namespace detail {
@@ -435,14 +517,16 @@ inline std::vector<std::uint32_t> bytecode(kernel_family family, std::uint32_t w
         const std::uint32_t mask = width == 8 ? mask_xy : mask_x;
         const std::uint32_t swizzle = width == 8 ? 0x04u /* xyxx */ : 0x00u /* xxxx */;
         const std::uint32_t log2_width = width == 8 ? 3 : 2;
-        p.emit(op::mov, {dst(r_offset), src(r_unit)});
+        // offset = unit - output_base: the element of the output tensor, counted from its base.
+        p.emit(op::iadd, {dst(r_offset), src(r_unit), header(output_base).negated()});
         emit_locate(p, family, fault);
         p.if_nonzero(src(r_valid));
         p.if_nonzero(src(r_fill));
         p.emit(op::mov, {dst(r_value), header(fill_low)});
         if (width == 8) p.emit(op::mov, {r(r_value).mask(0x2), header(fill_high)});
         p.else_();
-        p.emit(op::ishl, {dst(r_address), src(r_src), imm(log2_width)});
+        p.emit(op::iadd, {dst(r_address), src(r_src), header(input_base)});
+        p.emit(op::ishl, {dst(r_address), src(r_address), imm(log2_width)});
         p.emit(op::ld_raw, {r(r_value).mask(mask), src(r_address), t(0).swizzle(swizzle)});
         p.endif();
         p.emit(op::ishl, {dst(r_address), src(r_unit), imm(log2_width)});
@@ -456,13 +540,15 @@ inline std::vector<std::uint32_t> bytecode(kernel_family family, std::uint32_t w
         p.emit(op::ld_raw, {dst(r_word), src(r_address), u(0).swizzle(0)});
         for (std::uint32_t lane = 0; lane < lanes; ++lane) {
             p.emit(op::imad, {dst(r_offset), src(r_unit), imm(lanes), imm(lane)});
+            p.emit(op::iadd, {dst(r_offset), src(r_offset), header(output_base).negated()});
             emit_locate(p, family, fault);
             p.if_nonzero(src(r_valid));
             p.if_nonzero(src(r_fill));
             p.emit(op::mov, {dst(r_value), header(fill_low)});
             p.else_();
-            // byte = src * width; the word at byte & ~3; the field at bit (byte & 3) * 8.
-            p.emit(op::ishl, {dst(r_s0), src(r_src), imm(log2_width)});
+            // byte = (src + input_base) * width; the word at byte & ~3; the field at bit (byte & 3) * 8.
+            p.emit(op::iadd, {dst(r_s0), src(r_src), header(input_base)});
+            p.emit(op::ishl, {dst(r_s0), src(r_s0), imm(log2_width)});
             p.emit(op::and_, {dst(r_s1), src(r_s0), imm(~3u)});
             p.emit(op::ld_raw, {dst(r_value), src(r_s1), t(0).swizzle(0)});
             p.emit(op::and_, {dst(r_s1), src(r_s0), imm(3)});
