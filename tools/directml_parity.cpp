@@ -617,4 +617,10 @@ bool is_index_input(const operator_desc& d, std::size_t k) { return detail::is_i
 
 std::vector<std::byte> index_input(const operator_desc& d, std::uint64_t seed) { return detail::index_input(d, seed); }
 
+std::pair<std::size_t, std::size_t> accept_any_duplicate(const operator_desc& d, std::span<const std::byte> indices,
+                                                         std::span<const std::byte> updates, std::span<const std::byte> expected,
+                                                         std::span<std::byte> actual) {
+    return detail::accept_any_duplicate(d, indices, updates, expected, actual);
+}
+
 } // namespace dmlref::parity

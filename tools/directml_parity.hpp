@@ -10,6 +10,8 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <utility>
+#include <span>
 #include <vector>
 
 #include <dmlref/operator.hpp>
@@ -49,5 +51,13 @@ operator_desc random_indexed_desc(operator_type op, std::uint64_t seed);
 /// a scatter's targets distinct, REVERSE_SUBSEQUENCES's lengths up to twice the axis.
 bool is_index_input(const operator_desc& d, std::size_t k);
 std::vector<std::byte> index_input(const operator_desc& d, std::uint64_t seed);
+
+/// For a scatter whose indices name an output element more than once: where DirectML's output
+/// buffer `actual` holds one of that element's updates there, it is set to dmlref's `expected`
+/// (DirectML's page names no winner). Returns the duplicated elements and how many took another
+/// update than dmlref's. Other operators: {0, 0}, `actual` untouched.
+std::pair<std::size_t, std::size_t> accept_any_duplicate(const operator_desc& d, std::span<const std::byte> indices,
+                                                         std::span<const std::byte> updates, std::span<const std::byte> expected,
+                                                         std::span<std::byte> actual);
 
 } // namespace dmlref::parity
