@@ -308,9 +308,27 @@ void run_element_walk(const gather_plan& p, std::size_t axes, const std::byte* w
     }
 }
 
+/// The bytes from which run_gather_plan writes packed blocks with streaming stores (x86-64):
+/// the copy engine's threshold for contiguous runs (run_stream_threshold), unless lowered. The
+/// tests lower it to reach the streaming path on small tensors. Not synchronised: change it while
+/// no gather or scatter runs.
+DMLREF_FUNC std::size_t& indexed_stream_bytes() noexcept
+#if DMLREF_DEFINE_FUNCS
+{
+    static std::size_t bytes = run_stream_threshold;
+    return bytes;
+}
+#else
+;
+#endif
+
 /// Runs a plan whose indices check_indices accepted. `gather`: walked = output, addressed =
 /// input (read); otherwise a scatter: walked = updates (read), addressed = output, written in
 /// row-major order of the walked tensor, so that of duplicate targets the last update stays.
+/// Packed blocks (whole rows) of a walk that writes indexed_stream_bytes() or more go through
+/// mover::copy's streaming stores: their whole 64-byte output lines skip the cache and need no
+/// read of the line first, as a large memcpy's do; the partial lines at a block's ends go through
+/// the cache, so no line is written both ways, and one fence ends the walk.
 DMLREF_FUNC void run_gather_plan(const gather_plan& p, const std::byte* walked_in, std::byte* walked_out,
                             const std::byte* addressed_in, std::byte* addressed_out) noexcept
 #if DMLREF_DEFINE_FUNCS
@@ -344,11 +362,53 @@ DMLREF_FUNC void run_gather_plan(const gather_plan& p, const std::byte* walked_i
         }
         return false;
     };
+    const auto row_bytes = static_cast<std::size_t>(block * w);
+    bool stream = false; // whole rows, and the walk writes enough of them to pass the caches
+#if DMLREF_STREAM_STORES
+    if (packed) {
+        std::size_t written = row_bytes;
+        for (std::size_t j = 0; j < outer; ++j) written *= static_cast<std::size_t>(p.extent[j]);
+        stream = written >= indexed_stream_bytes();
+    }
+#endif
+    // A gather's whole rows lie anywhere in its input, and the hardware prefetchers follow a row
+    // for a few lines only: in an input larger than the caches, each row `ahead` indices on is
+    // fetched while this one is copied (choose_prefetch's distance), the indices read there by a
+    // second odometer `ahead` steps in front.
+    std::ptrdiff_t ahead = 0;
+    std::array<std::ptrdiff_t, max_plan_rank> f{}; // the coordinate `ahead` rows on
+    bool fetching = false;
+    if (packed && gather) {
+        std::ptrdiff_t reach = block; // input elements the walk can read from, first to last
+        for (std::size_t j = 0; j < outer; ++j) reach += (p.extent[j] - 1) * (p.addressed_step[j] < 0 ? -p.addressed_step[j] : p.addressed_step[j]);
+        for (std::size_t m = 0; m < p.tuple; ++m) reach += (p.axis_size[m] - 1) * p.axis_stride[m];
+        if (reach * w >= static_cast<std::ptrdiff_t>(stream_threshold)) {
+            const auto span = static_cast<std::ptrdiff_t>(row_bytes);
+            ahead = span >= prefetch_distance ? 1 : prefetch_distance / span;
+            fetching = true;
+            for (std::ptrdiff_t k = 0; k < ahead && fetching; ++k) {
+                fetching = false;
+                for (std::size_t j = outer; j-- > 0;) {
+                    if (++f[j] < p.extent[j]) { fetching = true; break; }
+                    f[j] = 0;
+                }
+            }
+        }
+    }
     for (;;) {
         const auto [walked, addressed] = offsets_at(p, c, outer);
+        if (fetching) {
+            const std::byte* row = addressed_in + offsets_at(p, f, outer).addressed * w;
+            for (std::ptrdiff_t at = 0; at < static_cast<std::ptrdiff_t>(row_bytes); at += prefetch_line) prefetch(row, at);
+            fetching = false;
+            for (std::size_t j = outer; j-- > 0;) {
+                if (++f[j] < p.extent[j]) { fetching = true; break; }
+                f[j] = 0;
+            }
+        }
         if (packed) {
-            if (gather) std::memcpy(walked_out + walked * w, addressed_in + addressed * w, static_cast<std::size_t>(block * w));
-            else std::memcpy(addressed_out + addressed * w, walked_in + walked * w, static_cast<std::size_t>(block * w));
+            if (gather) mover<1>::copy(walked_out + walked * w, addressed_in + addressed * w, row_bytes, stream);
+            else mover<1>::copy(addressed_out + addressed * w, walked_in + walked * w, row_bytes, stream);
         } else {
             std::array<std::ptrdiff_t, max_plan_rank> b{};
             for (;;) {
@@ -369,8 +429,11 @@ DMLREF_FUNC void run_gather_plan(const gather_plan& p, const std::byte* walked_i
             }
         }
     block_done:
-        if (!next_coordinate()) return;
+        if (!next_coordinate()) break;
     }
+#if DMLREF_STREAM_STORES
+    if (stream) stream_fence();
+#endif
 }
 #else
 ;
