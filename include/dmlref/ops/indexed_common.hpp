@@ -322,13 +322,53 @@ DMLREF_FUNC std::size_t& indexed_stream_bytes() noexcept
 ;
 #endif
 
+#if DMLREF_DEFINE_FUNCS
+/// run_gather_plan's walk of whole rows (`row_bytes`, packed in both tensors) past the caches,
+/// its own function so that the walk of smaller tensors keeps its code. With `stream`, the rows
+/// go through mover::copy's streaming stores: their whole 64-byte output lines skip the cache and
+/// need no read of the line first, as a large memcpy's do; the partial lines at a row's ends go
+/// through the cache, so no line is written both ways, and one fence ends the walk. With `fetch`
+/// (a gather: its rows lie anywhere in an input larger than the caches, and the hardware
+/// prefetchers follow a row for a few lines only), the row `ahead` indices on is fetched while
+/// this one is copied (choose_prefetch's distance), the indices read there by a second odometer
+/// `ahead` steps in front, which stops at the last.
+DMLREF_NOINLINE inline void run_far_rows(const gather_plan& p, std::size_t outer, std::size_t row_bytes,
+                                         const std::byte* walked_in, std::byte* walked_out, const std::byte* addressed_in,
+                                         std::byte* addressed_out, bool stream, bool fetch) noexcept {
+    const auto w = static_cast<std::ptrdiff_t>(p.width);
+    std::array<std::ptrdiff_t, max_plan_rank> c{}, f{}; // the row copied, the row fetched
+    const auto advance = [&](std::array<std::ptrdiff_t, max_plan_rank>& at) { // false past the last
+        for (std::size_t j = outer; j-- > 0;) {
+            if (++at[j] < p.extent[j]) return true;
+            at[j] = 0;
+        }
+        return false;
+    };
+    const auto span = static_cast<std::ptrdiff_t>(row_bytes);
+    const std::ptrdiff_t ahead = span >= prefetch_distance || span == 0 ? 1 : prefetch_distance / span;
+    for (std::ptrdiff_t k = 0; fetch && k < ahead; ++k) fetch = advance(f);
+    for (;;) {
+        const auto [walked, addressed] = offsets_at(p, c, outer);
+        if (fetch) {
+            const std::byte* row = addressed_in + offsets_at(p, f, outer).addressed * w;
+            for (std::ptrdiff_t at = 0; at < span; at += prefetch_line) prefetch(row, at);
+            fetch = advance(f);
+        }
+        if (walked_out) mover<1>::copy(walked_out + walked * w, addressed_in + addressed * w, row_bytes, stream);
+        else mover<1>::copy(addressed_out + addressed * w, walked_in + walked * w, row_bytes, stream);
+        if (!advance(c)) break;
+    }
+#if DMLREF_STREAM_STORES
+    if (stream) stream_fence();
+#endif
+}
+#endif
+
 /// Runs a plan whose indices check_indices accepted. `gather`: walked = output, addressed =
 /// input (read); otherwise a scatter: walked = updates (read), addressed = output, written in
 /// row-major order of the walked tensor, so that of duplicate targets the last update stays.
-/// Packed blocks (whole rows) of a walk that writes indexed_stream_bytes() or more go through
-/// mover::copy's streaming stores: their whole 64-byte output lines skip the cache and need no
-/// read of the line first, as a large memcpy's do; the partial lines at a block's ends go through
-/// the cache, so no line is written both ways, and one fence ends the walk.
+/// Packed blocks (whole rows) of a walk that writes indexed_stream_bytes() or more, or of a
+/// gather from an input larger than the caches, go to run_far_rows.
 DMLREF_FUNC void run_gather_plan(const gather_plan& p, const std::byte* walked_in, std::byte* walked_out,
                             const std::byte* addressed_in, std::byte* addressed_out) noexcept
 #if DMLREF_DEFINE_FUNCS
@@ -362,53 +402,30 @@ DMLREF_FUNC void run_gather_plan(const gather_plan& p, const std::byte* walked_i
         }
         return false;
     };
-    const auto row_bytes = static_cast<std::size_t>(block * w);
-    bool stream = false; // whole rows, and the walk writes enough of them to pass the caches
+    if (packed) { // whole rows: in walks past the caches, run_far_rows
+        const auto row_bytes = static_cast<std::size_t>(block * w);
+        bool stream = false; // the walk writes enough rows to pass the caches
 #if DMLREF_STREAM_STORES
-    if (packed) {
         std::size_t written = row_bytes;
         for (std::size_t j = 0; j < outer; ++j) written *= static_cast<std::size_t>(p.extent[j]);
         stream = written >= indexed_stream_bytes();
-    }
 #endif
-    // A gather's whole rows lie anywhere in its input, and the hardware prefetchers follow a row
-    // for a few lines only: in an input larger than the caches, each row `ahead` indices on is
-    // fetched while this one is copied (choose_prefetch's distance), the indices read there by a
-    // second odometer `ahead` steps in front.
-    std::ptrdiff_t ahead = 0;
-    std::array<std::ptrdiff_t, max_plan_rank> f{}; // the coordinate `ahead` rows on
-    bool fetching = false;
-    if (packed && gather) {
-        std::ptrdiff_t reach = block; // input elements the walk can read from, first to last
-        for (std::size_t j = 0; j < outer; ++j) reach += (p.extent[j] - 1) * (p.addressed_step[j] < 0 ? -p.addressed_step[j] : p.addressed_step[j]);
-        for (std::size_t m = 0; m < p.tuple; ++m) reach += (p.axis_size[m] - 1) * p.axis_stride[m];
-        if (reach * w >= static_cast<std::ptrdiff_t>(stream_threshold)) {
-            const auto span = static_cast<std::ptrdiff_t>(row_bytes);
-            ahead = span >= prefetch_distance ? 1 : prefetch_distance / span;
-            fetching = true;
-            for (std::ptrdiff_t k = 0; k < ahead && fetching; ++k) {
-                fetching = false;
-                for (std::size_t j = outer; j-- > 0;) {
-                    if (++f[j] < p.extent[j]) { fetching = true; break; }
-                    f[j] = 0;
-                }
-            }
+        bool fetch = false; // a gather from an input past the caches
+        if (gather) {
+            std::ptrdiff_t reach = block; // input elements the walk can read from, first to last
+            for (std::size_t j = 0; j < outer; ++j)
+                reach += (p.extent[j] - 1) * (p.addressed_step[j] < 0 ? -p.addressed_step[j] : p.addressed_step[j]);
+            for (std::size_t m = 0; m < p.tuple; ++m) reach += (p.axis_size[m] - 1) * p.axis_stride[m];
+            fetch = reach * w >= static_cast<std::ptrdiff_t>(stream_threshold);
         }
+        if (stream || fetch)
+            return run_far_rows(p, outer, row_bytes, walked_in, walked_out, addressed_in, addressed_out, stream, fetch);
     }
     for (;;) {
         const auto [walked, addressed] = offsets_at(p, c, outer);
-        if (fetching) {
-            const std::byte* row = addressed_in + offsets_at(p, f, outer).addressed * w;
-            for (std::ptrdiff_t at = 0; at < static_cast<std::ptrdiff_t>(row_bytes); at += prefetch_line) prefetch(row, at);
-            fetching = false;
-            for (std::size_t j = outer; j-- > 0;) {
-                if (++f[j] < p.extent[j]) { fetching = true; break; }
-                f[j] = 0;
-            }
-        }
         if (packed) {
-            if (gather) mover<1>::copy(walked_out + walked * w, addressed_in + addressed * w, row_bytes, stream);
-            else mover<1>::copy(addressed_out + addressed * w, walked_in + walked * w, row_bytes, stream);
+            if (gather) std::memcpy(walked_out + walked * w, addressed_in + addressed * w, static_cast<std::size_t>(block * w));
+            else std::memcpy(addressed_out + addressed * w, walked_in + walked * w, static_cast<std::size_t>(block * w));
         } else {
             std::array<std::ptrdiff_t, max_plan_rank> b{};
             for (;;) {
@@ -429,11 +446,8 @@ DMLREF_FUNC void run_gather_plan(const gather_plan& p, const std::byte* walked_i
             }
         }
     block_done:
-        if (!next_coordinate()) break;
+        if (!next_coordinate()) return;
     }
-#if DMLREF_STREAM_STORES
-    if (stream) stream_fence();
-#endif
 }
 #else
 ;
