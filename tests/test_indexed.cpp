@@ -901,6 +901,78 @@ TEST_CASE("GATHER_ND(1): engine == textbook on 2,000 seeded random cases", "[gat
     CHECK(run_random<gather_nd_case>(0x6a7e'0003, 2000) == 2000);
 }
 
+/// Lowers the bytes from which whole rows are written with streaming stores while it lives.
+struct indexed_streaming_from {
+    explicit indexed_streaming_from(std::size_t bytes) noexcept : kept(detail::indexed_stream_bytes()) {
+        detail::indexed_stream_bytes() = bytes;
+    }
+    ~indexed_streaming_from() { detail::indexed_stream_bytes() = kept; }
+    indexed_streaming_from(const indexed_streaming_from&) = delete;
+    indexed_streaming_from& operator=(const indexed_streaming_from&) = delete;
+    std::size_t kept;
+};
+
+/// GATHER (axis 0), GATHER_ND and SCATTER_ND of `rows` whole rows of `length` elements from an
+/// input of `n` rows, the output starting `shift` elements into its buffer (every alignment to
+/// 16 and 64 bytes), against the textbook bit for bit over whole buffers, the elements around
+/// the output included. Indices repeat (the scatter's last update stays).
+template <class T>
+void check_whole_rows(rng_t& rng, std::ptrdiff_t n, std::ptrdiff_t rows, std::ptrdiff_t length, std::ptrdiff_t shift) {
+    CAPTURE(sizeof(T), n, rows, length, shift);
+    std::vector<T> in(static_cast<std::size_t>(n * length));
+    for (auto& x : in) x = random_element<T>(rng);
+    std::vector<std::uint32_t> idx(static_cast<std::size_t>(rows));
+    for (auto& i : idx) i = static_cast<std::uint32_t>(draw(rng, 0, n - 1));
+    const strided_view<const T, 2> input(in.data(), {n, length});
+    const strided_view<const std::uint32_t, 2> flat(idx.data(), {1, rows}), tuples(idx.data(), {rows, 1});
+    std::vector<T> fast(static_cast<std::size_t>(rows * length + 2 * shift + 16));
+    for (auto& x : fast) x = random_element<T>(rng);
+    std::vector<T> slow = fast;
+    const auto out = [&](std::vector<T>& b) { return strided_view<T, 2>(b.data(), {rows, length}, {length, 1}, shift); };
+    gather(input, flat, out(fast), 0, 1);
+    textbook::gather(input, flat, out(slow), 0, 1);
+    CHECK(std::memcmp(fast.data(), slow.data(), fast.size() * sizeof(T)) == 0);
+    gather_nd(input, tuples, out(fast), 2, 2);
+    textbook::gather_nd(input, tuples, out(slow), 2, 2);
+    CHECK(std::memcmp(fast.data(), slow.data(), fast.size() * sizeof(T)) == 0);
+    // SCATTER_ND of those rows back into an output of n rows, `shift` elements into its buffer.
+    std::vector<T> big_fast(static_cast<std::size_t>(n * length + 2 * shift + 16));
+    for (auto& x : big_fast) x = random_element<T>(rng);
+    std::vector<T> big_slow = big_fast;
+    const auto big = [&](std::vector<T>& b) { return strided_view<T, 2>(b.data(), {n, length}, {length, 1}, shift); };
+    const strided_view<const T, 2> updates(fast.data(), {rows, length}, {length, 1}, shift);
+    scatter_nd(input, tuples, updates, big(big_fast), 2, 2);
+    textbook::scatter_nd(input, tuples, updates, big(big_slow), 2, 2);
+    CHECK(std::memcmp(big_fast.data(), big_slow.data(), big_fast.size() * sizeof(T)) == 0);
+}
+
+TEST_CASE("whole rows written with streaming stores land bit for bit at every alignment", "[gather][scatter_nd][stream]") {
+    // Whole rows stream from indexed_stream_bytes() written bytes on (x86-64): lowered to 0, every
+    // row of 128 bytes or more goes through the streaming path here, its ends through the cache.
+    const indexed_streaming_from every_walk(0);
+    rng_t rng(0x6a7e'0007);
+    const auto each_shift = [&]<class T>(T*, std::ptrdiff_t bytes, std::ptrdiff_t step) {
+        const auto w = static_cast<std::ptrdiff_t>(sizeof(T));
+        for (std::ptrdiff_t shift = 0; shift * w < 64; shift += step) check_whole_rows<T>(rng, 9, 13, (bytes + w - 1) / w, shift);
+    };
+    for (const std::ptrdiff_t bytes : {1, 15, 16, 63, 64, 65, 127, 128, 129, 192, 200, 256, 1000, 1024, 4096}) {
+        each_shift(static_cast<std::uint8_t*>(nullptr), bytes, 7);
+        each_shift(static_cast<std::uint16_t*>(nullptr), bytes, 3);
+        each_shift(static_cast<std::uint32_t*>(nullptr), bytes, 1);
+        each_shift(static_cast<std::uint64_t*>(nullptr), bytes, 1);
+    }
+    // An input past stream_threshold: the gathers also fetch the rows ahead, the indices read there
+    // by a second walk that must stop at the last (1 KiB rows: 4 ahead; 5 KiB rows: 1 ahead).
+    check_whole_rows<float>(rng, 17 * 1024 + 3, 37, 256, 0);
+    check_whole_rows<float>(rng, 17 * 1024 + 3, 3, 256, 1);
+    check_whole_rows<std::uint8_t>(rng, 4 * 1024 + 5, 11, 5 * 1024 + 1, 7);
+}
+
+TEST_CASE("whole rows of outputs under the streaming threshold take the ordinary stores", "[gather][stream]") {
+    rng_t rng(0x6a7e'0008);
+    for (std::ptrdiff_t shift = 0; shift < 16; shift += 5) check_whole_rows<std::uint32_t>(rng, 17 * 1024 + 3, 37, 256, shift);
+}
+
 TEST_CASE("textbook source_of names the input element and the index that chose it", "[gather][textbook]") {
     const tensor<float, 3> in({1, 3, 2}, {1, 2, 3, 4, 5, 6});
     const tensor<std::int32_t, 3> idx({1, 2, 2}, {0, 1, 1, -1});

@@ -308,9 +308,67 @@ void run_element_walk(const gather_plan& p, std::size_t axes, const std::byte* w
     }
 }
 
+/// The bytes from which run_gather_plan writes packed blocks with streaming stores (x86-64):
+/// the copy engine's threshold for contiguous runs (run_stream_threshold), unless lowered. The
+/// tests lower it to reach the streaming path on small tensors. Not synchronised: change it while
+/// no gather or scatter runs.
+DMLREF_FUNC std::size_t& indexed_stream_bytes() noexcept
+#if DMLREF_DEFINE_FUNCS
+{
+    static std::size_t bytes = run_stream_threshold;
+    return bytes;
+}
+#else
+;
+#endif
+
+#if DMLREF_DEFINE_FUNCS
+/// run_gather_plan's walk of whole rows (`row_bytes`, packed in both tensors) past the caches,
+/// its own function so that the walk of smaller tensors keeps its code. With `stream`, the rows
+/// go through mover::copy's streaming stores: their whole 64-byte output lines skip the cache and
+/// need no read of the line first, as a large memcpy's do; the partial lines at a row's ends go
+/// through the cache, so no line is written both ways, and one fence ends the walk. With `fetch`
+/// (a gather: its rows lie anywhere in an input larger than the caches, and the hardware
+/// prefetchers follow a row for a few lines only), the row `ahead` indices on is fetched while
+/// this one is copied (choose_prefetch's distance), the indices read there by a second odometer
+/// `ahead` steps in front, which stops at the last.
+DMLREF_NOINLINE inline void run_far_rows(const gather_plan& p, std::size_t outer, std::size_t row_bytes,
+                                         const std::byte* walked_in, std::byte* walked_out, const std::byte* addressed_in,
+                                         std::byte* addressed_out, bool stream, bool fetch) noexcept {
+    const auto w = static_cast<std::ptrdiff_t>(p.width);
+    std::array<std::ptrdiff_t, max_plan_rank> c{}, f{}; // the row copied, the row fetched
+    const auto advance = [&](std::array<std::ptrdiff_t, max_plan_rank>& at) { // false past the last
+        for (std::size_t j = outer; j-- > 0;) {
+            if (++at[j] < p.extent[j]) return true;
+            at[j] = 0;
+        }
+        return false;
+    };
+    const auto span = static_cast<std::ptrdiff_t>(row_bytes);
+    const std::ptrdiff_t ahead = span >= prefetch_distance || span == 0 ? 1 : prefetch_distance / span;
+    for (std::ptrdiff_t k = 0; fetch && k < ahead; ++k) fetch = advance(f);
+    for (;;) {
+        const auto [walked, addressed] = offsets_at(p, c, outer);
+        if (fetch) {
+            const std::byte* row = addressed_in + offsets_at(p, f, outer).addressed * w;
+            for (std::ptrdiff_t at = 0; at < span; at += prefetch_line) prefetch(row, at);
+            fetch = advance(f);
+        }
+        if (walked_out) mover<1>::copy(walked_out + walked * w, addressed_in + addressed * w, row_bytes, stream);
+        else mover<1>::copy(addressed_out + addressed * w, walked_in + walked * w, row_bytes, stream);
+        if (!advance(c)) break;
+    }
+#if DMLREF_STREAM_STORES
+    if (stream) stream_fence();
+#endif
+}
+#endif
+
 /// Runs a plan whose indices check_indices accepted. `gather`: walked = output, addressed =
 /// input (read); otherwise a scatter: walked = updates (read), addressed = output, written in
 /// row-major order of the walked tensor, so that of duplicate targets the last update stays.
+/// Packed blocks (whole rows) of a walk that writes indexed_stream_bytes() or more, or of a
+/// gather from an input larger than the caches, go to run_far_rows.
 DMLREF_FUNC void run_gather_plan(const gather_plan& p, const std::byte* walked_in, std::byte* walked_out,
                             const std::byte* addressed_in, std::byte* addressed_out) noexcept
 #if DMLREF_DEFINE_FUNCS
@@ -344,6 +402,25 @@ DMLREF_FUNC void run_gather_plan(const gather_plan& p, const std::byte* walked_i
         }
         return false;
     };
+    if (packed) { // whole rows: in walks past the caches, run_far_rows
+        const auto row_bytes = static_cast<std::size_t>(block * w);
+        bool stream = false; // the walk writes enough rows to pass the caches
+#if DMLREF_STREAM_STORES
+        std::size_t written = row_bytes;
+        for (std::size_t j = 0; j < outer; ++j) written *= static_cast<std::size_t>(p.extent[j]);
+        stream = written >= indexed_stream_bytes();
+#endif
+        bool fetch = false; // a gather from an input past the caches
+        if (gather) {
+            std::ptrdiff_t reach = block; // input elements the walk can read from, first to last
+            for (std::size_t j = 0; j < outer; ++j)
+                reach += (p.extent[j] - 1) * (p.addressed_step[j] < 0 ? -p.addressed_step[j] : p.addressed_step[j]);
+            for (std::size_t m = 0; m < p.tuple; ++m) reach += (p.axis_size[m] - 1) * p.axis_stride[m];
+            fetch = reach * w >= static_cast<std::ptrdiff_t>(stream_threshold);
+        }
+        if (stream || fetch)
+            return run_far_rows(p, outer, row_bytes, walked_in, walked_out, addressed_in, addressed_out, stream, fetch);
+    }
     for (;;) {
         const auto [walked, addressed] = offsets_at(p, c, outer);
         if (packed) {
