@@ -30,6 +30,13 @@ using namespace dmlref;
 
 namespace {
 
+/// The bytes of these FLOAT32 values.
+std::vector<std::byte> floats(const std::vector<float>& v) {
+    std::vector<std::byte> b(v.size() * 4);
+    std::memcpy(b.data(), v.data(), b.size());
+    return b;
+}
+
 template <class V> bool prefix_differs(const V& a, const V& b) {
     const std::size_t n = std::min(a.size(), b.size());
     return !std::equal(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(n), b.begin());
@@ -597,11 +604,6 @@ TEST_CASE("an output divergence with a difference pattern covers only difference
 // only DirectML's exact bytes are the pattern.
 TEST_CASE("one_hot_pattern recognises DirectML's OnValue read at coordinate 1 of the last axis", "[parity]") {
     using namespace dmlref;
-    const auto floats = [](std::vector<float> v) {
-        std::vector<std::byte> b(v.size() * 4);
-        std::memcpy(b.data(), v.data(), b.size());
-        return b;
-    };
     std::vector<std::byte> indices(12);
     const std::uint32_t idx[] = {0, 1, 2};
     std::memcpy(indices.data(), idx, 12);
@@ -683,11 +685,6 @@ TEST_CASE("slice-grad-merged-axes: DirectML's merge of a whole-axis window predi
 
 TEST_CASE("accept_any_duplicate takes any of a duplicated element's updates from DirectML, and nothing else", "[parity]") {
     using namespace dmlref;
-    const auto floats = [](std::vector<float> v) {
-        std::vector<std::byte> b(v.size() * 4);
-        std::memcpy(b.data(), v.data(), b.size());
-        return b;
-    };
     // Output element 1 is written by updates 0 and 1 (10 and 20); dmlref keeps the last, 20.
     const operator_desc d = scatter_elements_desc{make_buffer_tensor_desc(data_type::float32, {4}),
                                                   make_buffer_tensor_desc(data_type::int32, {3}),
@@ -698,7 +695,7 @@ TEST_CASE("accept_any_duplicate takes any of a duplicated element's updates from
     std::memcpy(indices.data(), idx, 12);
     const auto updates = floats({10, 20, 30}), expected = floats({1, 20, 30, 4});
     const auto judged = [&](std::vector<float> dml) {
-        auto actual = floats(std::move(dml));
+        auto actual = floats(dml);
         const auto counts = parity::detail::accept_any_duplicate(d, indices, updates, expected, actual);
         return std::tuple{counts.first, counts.second, actual == expected};
     };
