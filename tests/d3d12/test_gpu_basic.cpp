@@ -421,3 +421,38 @@ TEST_CASE("d3d12: WARP and adapter indices need DXGI, which vkd3d on Linux does 
     }
 }
 #endif
+
+TEST_CASE("d3d12: GATHER_ELEMENTS, ONNX's example with negative INT64 indices, and an index out of range refused as "
+          "the CPU library refuses it",
+          "[d3d12]") {
+    // ONNX GatherElements' second example, Axis 0, the indices as INT64 with a negative one:
+    // data [[1, 2, 3], [4, 5, 6], [7, 8, 9]], indices [[1, 2, 0], [2, 0, 0]] -> [[4, 8, 3], [7, 2, 3]].
+    const auto t = [](data_type type, std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(type, std::move(sizes)); };
+    const operator_desc desc = gather_elements_desc{t(data_type::int32, {3, 3}), t(data_type::int64, {2, 3}),
+                                                    t(data_type::int32, {2, 3}), 0};
+    const auto data = bytes_of(std::vector<std::int32_t>{1, 2, 3, 4, 5, 6, 7, 8, 9});
+    const auto indices = bytes_of(std::vector<std::int64_t>{1, -1, 0, -1, 0, -3});
+    const auto out = gpu().run(desc, std::span<const std::span<const std::byte>>(spans_of({data, indices})));
+    CHECK(values_of<std::int32_t>(out.front(), 6) == std::vector<std::int32_t>{4, 8, 3, 7, 2, 3});
+
+    // One byte elements along the inner axis (four lanes of a word, each its own index), UINT32 indices.
+    const operator_desc bytes = gather_elements_desc{t(data_type::uint8, {2, 4}), t(data_type::uint32, {2, 4}),
+                                                     t(data_type::uint8, {2, 4}), 1};
+    const std::vector<std::byte> b = bytes_of(std::vector<std::uint8_t>{10, 11, 12, 13, 20, 21, 22, 23});
+    const auto b_out = gpu().run(bytes, std::span<const std::span<const std::byte>>(spans_of(
+                                            {b, bytes_of(std::vector<std::uint32_t>{3, 2, 1, 0, 0, 0, 3, 3})})));
+    CHECK(values_of<std::uint8_t>(b_out.front(), 8) == std::vector<std::uint8_t>{13, 12, 11, 10, 20, 20, 23, 23});
+
+    // -4 is outside [-3, 3): the same validation_error as dmlref::execute, before any dispatch.
+    const auto bad = bytes_of(std::vector<std::int64_t>{1, -1, 0, -4, 0, 0});
+    std::vector<std::byte> cpu_out(24);
+    std::string cpu_message;
+    try {
+        dmlref::execute(desc, std::vector<std::span<const std::byte>>{data, bad}, std::vector<std::span<std::byte>>{cpu_out});
+    } catch (const validation_error& e) {
+        cpu_message = e.what();
+    }
+    REQUIRE_THAT(cpu_message, Catch::Contains("GATHER_ELEMENTS") && Catch::Contains("-4"));
+    CHECK_THROWS_MATCHES(gpu().run(desc, std::span<const std::span<const std::byte>>(spans_of({data, bad}))),
+                         validation_error, Catch::Message(cpu_message));
+}
