@@ -3,7 +3,7 @@
 # The program (through the emulator) writes every container into OUT: <name>.good.dxbc as emitted
 # and <name>.bad<word>.dxbc with one checksum bit flipped. vkd3d-compiler, which verifies DXBC's
 # checksum, must read every good one and refuse every bad one; the counts must be the emitter's
-# 17 containers (the empty shader and 4 kernel families x 4 widths) and two spoilt copies of each.
+# 25 containers (the empty shader and 6 kernel families x 4 widths) and two spoilt copies of each.
 foreach(var IN ITEMS PROGRAM VKD3D_COMPILER OUT)
   if(NOT ${var})
     message(FATAL_ERROR "judge_dxbc.cmake: ${var} is not set")
@@ -24,8 +24,8 @@ file(GLOB bad "${OUT}/*.bad*.dxbc")
 list(LENGTH good good_count)
 list(LENGTH bad bad_count)
 set(failures "")
-if(NOT good_count EQUAL 17 OR NOT bad_count EQUAL 34)
-  string(APPEND failures "expected 17 good and 34 spoilt containers, found ${good_count} and ${bad_count}\n")
+if(NOT good_count EQUAL 25 OR NOT bad_count EQUAL 50)
+  string(APPEND failures "expected 25 good and 50 spoilt containers, found ${good_count} and ${bad_count}\n")
 endif()
 foreach(blob IN LISTS good bad)
   execute_process(COMMAND "${VKD3D_COMPILER}" -x dxbc-tpf -b spirv-binary -o "${blob}.spv" "${blob}"

@@ -194,19 +194,16 @@ TEST_CASE("d3d12: SPLIT, a dispatch per output from its part of the input, 2- an
     CHECK(values_of<std::uint64_t>(pieces[1], 5) == std::vector<std::uint64_t>{high + 3, high + 4, 0, high + 5, high + 6});
 }
 
-TEST_CASE("d3d12: REVERSE_SUBSEQUENCES and the indexed operators have no kernel: the backend refuses them by name", "[d3d12]") {
+TEST_CASE("d3d12: the indexed operators but GATHER_ELEMENTS have no kernel: the backend refuses them by name", "[d3d12]") {
     const auto t = [](std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::float32, std::move(sizes)); };
-    const operator_desc reverse = reverse_subsequences_desc{t({1, 1, 1, 2}), make_buffer_tensor_desc(data_type::uint32, {1, 1, 1, 1}),
-                                                            t({1, 1, 1, 2}), 3};
-    CHECK_THROWS_MATCHES(d3d12::kernels::make_dispatches(reverse), validation_error,
-                         Catch::Message("REVERSE_SUBSEQUENCES: no D3D12 kernel runs REVERSE_SUBSEQUENCES yet: the input "
-                                        "element each output element takes depends on the values of another input "
-                                        "tensor (the CPU library runs it)"));
-    const std::vector<std::byte> data(8), lengths(4);
-    const std::vector<std::span<const std::byte>> both = {data, lengths};
-    CHECK_THROWS_WITH(gpu().run(reverse, both), Catch::StartsWith("REVERSE_SUBSEQUENCES: no D3D12 kernel runs"));
     const operator_desc gather = gather_desc{t({4}), make_buffer_tensor_desc(data_type::uint32, {2}), t({2}), 0, 1};
-    CHECK_THROWS_WITH(d3d12::kernels::make_dispatches(gather), Catch::StartsWith("GATHER: no D3D12 kernel runs GATHER yet"));
+    CHECK_THROWS_MATCHES(d3d12::kernels::make_dispatches(gather), validation_error,
+                         Catch::Message("GATHER: no D3D12 kernel runs GATHER yet: the input element each output "
+                                        "element takes depends on the values of another input tensor (the CPU "
+                                        "library runs it)"));
+    const std::vector<std::byte> data(16), indices(8);
+    const std::vector<std::span<const std::byte>> both = {data, indices};
+    CHECK_THROWS_WITH(gpu().run(gather, both), Catch::StartsWith("GATHER: no D3D12 kernel runs"));
     // JOIN and SPLIT take a dispatch per part: make_params (one dispatch) points there; a wrong
     // number of buffers is refused before any GPU work.
     const operator_desc join = join_desc{{t({1, 1, 1, 2}), t({1, 1, 1, 2})}, t({1, 1, 1, 4}), 3};
@@ -421,3 +418,60 @@ TEST_CASE("d3d12: WARP and adapter indices need DXGI, which vkd3d on Linux does 
     }
 }
 #endif
+
+TEST_CASE("d3d12: GATHER_ELEMENTS, ONNX's example with negative INT64 indices, and an index out of range refused as "
+          "the CPU library refuses it",
+          "[d3d12]") {
+    // ONNX GatherElements' second example, Axis 0, the indices as INT64 with a negative one:
+    // data [[1, 2, 3], [4, 5, 6], [7, 8, 9]], indices [[1, 2, 0], [2, 0, 0]] -> [[4, 8, 3], [7, 2, 3]].
+    const auto t = [](data_type type, std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(type, std::move(sizes)); };
+    const operator_desc desc = gather_elements_desc{t(data_type::int32, {3, 3}), t(data_type::int64, {2, 3}),
+                                                    t(data_type::int32, {2, 3}), 0};
+    const auto data = bytes_of(std::vector<std::int32_t>{1, 2, 3, 4, 5, 6, 7, 8, 9});
+    const auto indices = bytes_of(std::vector<std::int64_t>{1, -1, 0, -1, 0, -3});
+    const auto out = gpu().run(desc, std::span<const std::span<const std::byte>>(spans_of({data, indices})));
+    CHECK(values_of<std::int32_t>(out.front(), 6) == std::vector<std::int32_t>{4, 8, 3, 7, 2, 3});
+
+    // One byte elements along the inner axis (four lanes of a word, each its own index), UINT32 indices.
+    const operator_desc bytes = gather_elements_desc{t(data_type::uint8, {2, 4}), t(data_type::uint32, {2, 4}),
+                                                     t(data_type::uint8, {2, 4}), 1};
+    const std::vector<std::byte> b = bytes_of(std::vector<std::uint8_t>{10, 11, 12, 13, 20, 21, 22, 23});
+    const auto b_out = gpu().run(bytes, std::span<const std::span<const std::byte>>(spans_of(
+                                            {b, bytes_of(std::vector<std::uint32_t>{3, 2, 1, 0, 0, 0, 3, 3})})));
+    CHECK(values_of<std::uint8_t>(b_out.front(), 8) == std::vector<std::uint8_t>{13, 12, 11, 10, 20, 20, 23, 23});
+
+    // -4 is outside [-3, 3): the same validation_error as dmlref::execute, before any dispatch.
+    const auto bad = bytes_of(std::vector<std::int64_t>{1, -1, 0, -4, 0, 0});
+    std::vector<std::byte> cpu_out(24);
+    std::string cpu_message;
+    try {
+        dmlref::execute(desc, std::vector<std::span<const std::byte>>{data, bad}, std::vector<std::span<std::byte>>{cpu_out});
+    } catch (const validation_error& e) {
+        cpu_message = e.what();
+    }
+    REQUIRE_THAT(cpu_message, Catch::Contains("GATHER_ELEMENTS") && Catch::Contains("-4"));
+    CHECK_THROWS_MATCHES(gpu().run(desc, std::span<const std::span<const std::byte>>(spans_of({data, bad}))),
+                         validation_error, Catch::Message(cpu_message));
+}
+
+TEST_CASE("d3d12: REVERSE_SUBSEQUENCES, a length past the axis read as DirectML reads it, and UINT64 lengths of 2^32 "
+          "and more", "[d3d12]") {
+    // Rows of 2 with lengths 3 and 2 over 1, 2, 3, 4 give 2, 2, 4, 3: element o < len reads
+    // min(len - 1 - o, n - 1) (docs/directml.md).
+    const auto t = [](data_type type, std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(type, std::move(sizes)); };
+    const operator_desc rows = reverse_subsequences_desc{t(data_type::int16, {2, 2}), t(data_type::uint32, {2, 1}),
+                                                         t(data_type::int16, {2, 2}), 1};
+    const auto out = gpu().run(rows, std::span<const std::span<const std::byte>>(spans_of(
+                                         {bytes_of(std::vector<std::int16_t>{1, 2, 3, 4}), bytes_of(std::vector<std::uint32_t>{3, 2})})));
+    CHECK(values_of<std::int16_t>(out.front(), 4) == std::vector<std::int16_t>{2, 2, 4, 3});
+
+    // UINT64 lengths over an axis of 5: 2^32 + 2 is past the axis (dmlref reads the whole value:
+    // every element the last one), 0 copies, 3 reverses the first three.
+    const operator_desc wide = reverse_subsequences_desc{t(data_type::uint8, {3, 5}), t(data_type::uint64, {3, 1}),
+                                                         t(data_type::uint8, {3, 5}), 1};
+    const auto w = gpu().run(wide, std::span<const std::span<const std::byte>>(spans_of(
+                                       {bytes_of(std::vector<std::uint8_t>{0, 1, 2, 3, 4, 10, 11, 12, 13, 14, 20, 21, 22, 23, 24, 0}), // 16: its TotalTensorSizeInBytes
+                                        bytes_of(std::vector<std::uint64_t>{(std::uint64_t{1} << 32) + 2, 0, 3})})));
+    CHECK(values_of<std::uint8_t>(w.front(), 15) ==
+          std::vector<std::uint8_t>{4, 4, 4, 4, 4, 10, 11, 12, 13, 14, 22, 21, 20, 23, 24});
+}

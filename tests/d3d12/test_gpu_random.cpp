@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <set>
 
 using namespace dmlref;
@@ -139,4 +140,161 @@ TEST_CASE("d3d12: GPU == CPU on 600 random JOIN and SPLIT descs, a dispatch per 
     CHECK(strided_part);
     CHECK(shared_word);
     CHECK(broadcast);
+}
+
+namespace {
+
+/// GATHER_ELEMENTS of 1 to 8 axes (random_cases' draw for `dmlref vectors` stops at 5), any Axis,
+/// 1 to 4 indices along it, the four index types, every layout random_tensor draws (strided,
+/// permuted, broadcast inputs and indices; outputs with gaps); redrawn until the desc layer accepts it.
+operator_desc random_gather_elements_any_rank(rng_t& rng, data_type type) {
+    constexpr data_type index_types[] = {data_type::uint32, data_type::int32, data_type::uint64, data_type::int64};
+    for (;;) {
+        const std::size_t rank = pick(rng, 1, 8);
+        const auto sizes = random_sizes(rng, rank);
+        const auto axis = pick(rng, 0, static_cast<std::uint32_t>(rank - 1));
+        auto indices = sizes;
+        indices[axis] = pick(rng, 1, 4);
+        const data_type index_type = index_types[pick(rng, 0, 3)];
+        operator_desc d = gather_elements_desc{random_tensor(rng, type, sizes, true), random_tensor(rng, index_type, indices, true),
+                                               random_tensor(rng, type, indices, false), axis};
+        if (!validate(d)) return d;
+        type = random_type(rng);
+    }
+}
+
+/// How many of `cases` random GATHER_ELEMENTS descs the GPU gets bit for bit as the CPU (output
+/// buffers starting as random bytes on both sides); fills the coverage sets.
+struct gather_run {
+    int failures = 0;
+    std::set<std::size_t> widths, ranks;
+    std::set<data_type> index_types;
+    bool negative = false, broadcast_indices = false, broadcast_input = false, gaps = false;
+};
+
+gather_run run_gather_elements(d3d12::context& gpu, std::size_t cases, bool report) {
+    rng_t rng(20261130);
+    gather_run run;
+    for (std::size_t k = 0; k < cases; ++k) {
+        const operator_desc desc = random_gather_elements_any_rank(rng, random_type(rng));
+        REQUIRE_FALSE(validate(desc));
+        const auto& d = std::get<gather_elements_desc>(desc);
+        run.widths.insert(element_size(d.input_tensor.data_type));
+        run.ranks.insert(d.input_tensor.sizes.size());
+        run.index_types.insert(d.indices_tensor.data_type);
+        auto has_zero = [](const buffer_tensor_desc& t) {
+            return t.strides && std::count(t.strides->begin(), t.strides->end(), 0u) > 0;
+        };
+        run.broadcast_indices |= has_zero(d.indices_tensor);
+        run.broadcast_input |= has_zero(d.input_tensor);
+        const auto& out = d.output_tensor;
+        run.gaps |= out.total_tensor_size_in_bytes > element_count(out.sizes) * element_size(out.data_type) + 3;
+
+        const auto input = random_bytes(rng, d.input_tensor.total_tensor_size_in_bytes);
+        auto indices = random_bytes(rng, d.indices_tensor.total_tensor_size_in_bytes);
+        vectors_index_values(rng, desc, indices);
+        const std::size_t iw = element_size(d.indices_tensor.data_type);
+        if (d.indices_tensor.data_type == data_type::int32 || d.indices_tensor.data_type == data_type::int64)
+            for (std::size_t at = 0; at + iw <= indices.size(); at += iw)
+                run.negative |= (std::to_integer<unsigned>(indices[at + iw - 1]) & 0x80u) != 0; // the sign bit
+        const auto initial = random_bytes(rng, out.total_tensor_size_in_bytes);
+        std::vector<std::byte> expected = initial;
+        const std::vector<std::span<const std::byte>> ins = {input, indices};
+        const std::vector<std::span<std::byte>> outs = {expected};
+        dmlref::execute(desc, ins, outs);
+        const std::vector<std::span<const std::byte>> initial_spans = {initial};
+        const auto actual = gpu.run(desc, ins, std::span<const std::span<const std::byte>>(initial_spans));
+        if (actual.front() != expected && ++run.failures <= 5 && report) {
+            INFO("case " << k << ": " << describe(desc));
+            CHECK(actual.front() == expected);
+        }
+    }
+    return run;
+}
+
+} // namespace
+
+TEST_CASE("d3d12: GPU == CPU on 800 random GATHER_ELEMENTS descs, every width, index type and rank 1 to 8",
+          "[d3d12][random]") {
+    d3d12::context gpu;
+    const gather_run run = run_gather_elements(gpu, 800, true);
+    CHECK(run.failures == 0);
+    CHECK(run.widths == std::set<std::size_t>{1, 2, 4, 8});
+    CHECK(run.ranks == std::set<std::size_t>{1, 2, 3, 4, 5, 6, 7, 8});
+    CHECK(run.index_types.size() == 4);
+    CHECK(run.negative);
+    CHECK(run.broadcast_indices);
+    CHECK(run.broadcast_input);
+    CHECK(run.gaps);
+}
+
+TEST_CASE("d3d12: a GATHER_ELEMENTS kernel that counts negative indices from the start fails the random suite",
+          "[d3d12][random]") {
+    d3d12::context wrong({.fault = d3d12::testing::kernel_fault::gather_negative_from_start});
+    const gather_run run = run_gather_elements(wrong, 200, false);
+    CHECK(run.failures > 20);
+}
+
+namespace {
+
+/// How many of `cases` random REVERSE_SUBSEQUENCES descs (random_cases' draw: ranks 1 to 8, UINT32
+/// and UINT64 lengths, some past the axis) the GPU gets bit for bit as the CPU.
+struct reverse_run {
+    int failures = 0;
+    std::set<std::size_t> widths, ranks;
+    std::set<data_type> length_types;
+    bool past_axis = false;
+};
+
+reverse_run run_reverse_subsequences(d3d12::context& gpu, std::size_t cases, bool report) {
+    rng_t rng(20261131);
+    reverse_run run;
+    for (std::size_t k = 0; k < cases; ++k) {
+        const operator_desc desc = random_reverse_subsequences(rng, random_type(rng));
+        REQUIRE_FALSE(validate(desc));
+        const auto& d = std::get<reverse_subsequences_desc>(desc);
+        run.widths.insert(element_size(d.input_tensor.data_type));
+        run.ranks.insert(d.input_tensor.sizes.size());
+        run.length_types.insert(d.sequence_lengths_tensor.data_type);
+        const auto input = random_bytes(rng, d.input_tensor.total_tensor_size_in_bytes);
+        auto lengths = random_bytes(rng, d.sequence_lengths_tensor.total_tensor_size_in_bytes);
+        vectors_index_values(rng, desc, lengths);
+        const std::size_t lw = element_size(d.sequence_lengths_tensor.data_type);
+        for (std::size_t at = 0; at + lw <= lengths.size(); at += lw) {
+            std::uint64_t v = 0;
+            std::memcpy(&v, lengths.data() + at, lw);
+            run.past_axis |= v > d.input_tensor.sizes[d.axis];
+        }
+        const auto initial = random_bytes(rng, d.output_tensor.total_tensor_size_in_bytes);
+        std::vector<std::byte> expected = initial;
+        const std::vector<std::span<const std::byte>> ins = {input, lengths};
+        const std::vector<std::span<std::byte>> outs = {expected};
+        dmlref::execute(desc, ins, outs);
+        const std::vector<std::span<const std::byte>> initial_spans = {initial};
+        const auto actual = gpu.run(desc, ins, std::span<const std::span<const std::byte>>(initial_spans));
+        if (actual.front() != expected && ++run.failures <= 5 && report) {
+            INFO("case " << k << ": " << describe(desc));
+            CHECK(actual.front() == expected);
+        }
+    }
+    return run;
+}
+
+} // namespace
+
+TEST_CASE("d3d12: GPU == CPU on 800 random REVERSE_SUBSEQUENCES descs, lengths past the axis included",
+          "[d3d12][random]") {
+    d3d12::context gpu;
+    const reverse_run run = run_reverse_subsequences(gpu, 800, true);
+    CHECK(run.failures == 0);
+    CHECK(run.widths == std::set<std::size_t>{1, 2, 4, 8});
+    CHECK(run.ranks == std::set<std::size_t>{1, 2, 3, 4, 5, 6, 7, 8});
+    CHECK(run.length_types.size() == 2);
+    CHECK(run.past_axis);
+}
+
+TEST_CASE("d3d12: a REVERSE_SUBSEQUENCES kernel that clamps lengths to the axis fails the random suite", "[d3d12][random]") {
+    d3d12::context wrong({.fault = d3d12::testing::kernel_fault::reverse_clamp_to_axis});
+    const reverse_run run = run_reverse_subsequences(wrong, 800, false);
+    CHECK(run.failures > 5);
 }

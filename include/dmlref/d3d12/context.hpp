@@ -198,6 +198,8 @@ public:
                     throw validation_error(fmt::format("{}: {} and {} are bound to the same resource", op, outs[j].field,
                                                        outs[k].field));
         }
+        if (const auto* gather = std::get_if<gather_elements_desc>(&desc); gather && inputs.size() == 2)
+            check_indices(*gather, inputs[1]); // (its two inputs are checked above; the size test keeps GCC's bounds analysis quiet)
         dispatch(steps, inputs, outputs);
     }
 
@@ -391,10 +393,20 @@ private:
         create_root_signature();
     }
 
-    /// b0: the 16-word header as root constants; b1: the axis table as a root CBV; t0 and u0 as
-    /// root descriptors of raw buffers.
+    /// GATHER_ELEMENTS' kernel trusts every index to lie in [-size, size) along Axis: reads the
+    /// index buffer back and checks each as dmlref::execute does (the same validation_error).
+    void check_indices(const gather_elements_desc& d, ID3D12Resource* indices) {
+        const std::vector<std::byte> bytes = readback(indices, d.indices_tensor.total_tensor_size_in_bytes);
+        const dmlref::detail::layout in = dmlref::detail::desc_layout(d.input_tensor);
+        dmlref::detail::throw_if(dmlref::detail::check_indices(
+            "GATHER_ELEMENTS", "IndicesTensor", bytes.data(), dmlref::detail::desc_layout(d.indices_tensor),
+            d.indices_tensor.data_type, "InputTensor", dmlref::detail::index_axes{d.axis, false, &in}));
+    }
+
+    /// b0: the 16-word header as root constants; b1: the axis table as a root CBV; t0, u0 and t1
+    /// (GATHER_ELEMENTS' indices) as root descriptors of raw buffers.
     void create_root_signature() {
-        D3D12_ROOT_PARAMETER params[4] = {};
+        D3D12_ROOT_PARAMETER params[5] = {};
         params[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
         params[0].Constants = {0, 0, kernels::header_dwords};
         params[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_CBV;
@@ -403,9 +415,11 @@ private:
         params[2].Descriptor = {0, 0};
         params[3].ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV;
         params[3].Descriptor = {0, 0};
+        params[4].ParameterType = D3D12_ROOT_PARAMETER_TYPE_SRV;
+        params[4].Descriptor = {1, 0};
         for (auto& p : params) p.ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
         D3D12_ROOT_SIGNATURE_DESC rs{};
-        rs.NumParameters = 4;
+        rs.NumParameters = 5;
         rs.pParameters = params;
         com_ptr<ID3DBlob> blob, message;
         const HRESULT hr = D3D12SerializeRootSignature(&rs, D3D_ROOT_SIGNATURE_VERSION_1, blob.put(), message.put());
@@ -479,6 +493,7 @@ private:
             list_->SetComputeRootConstantBufferView(1, constants->GetGPUVirtualAddress() + k * slot);
             list_->SetComputeRootShaderResourceView(2, inputs[steps[k].input]->GetGPUVirtualAddress());
             list_->SetComputeRootUnorderedAccessView(3, output->GetGPUVirtualAddress());
+            list_->SetComputeRootShaderResourceView(4, inputs[steps[k].indices]->GetGPUVirtualAddress());
             if (groups_y > 0) list_->Dispatch(groups_x, groups_y, 1);
         }
         submit_and_wait();

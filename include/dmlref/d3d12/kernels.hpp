@@ -2,7 +2,7 @@
 /// \file kernels.hpp
 /// The compute kernels, assembled with the DXBC emitter, and the parameters the host passes them.
 /// Each kernel mirrors a file in shaders/ (slice.hlsl, depth_space.hlsl, padding.hlsl,
-/// slice_grad.hlsl, sharing layout.hlsli and main.hlsli): the HLSL is the readable source, this file its hand translation,
+/// slice_grad.hlsl, gather_elements.hlsl, reverse_subsequences.hlsl, sharing layout.hlsli and main.hlsli): the HLSL is the readable source, this file its hand translation,
 /// statement by statement.
 ///
 /// Every kernel computes its operator's index equation itself, from DirectML's parameters:
@@ -23,6 +23,14 @@
 /// starting at the element the header's input_base (SPLIT) or output_base (JOIN) names. A thread
 /// tests its element offsets against that sub-view, so it writes only the part's elements and
 /// keeps every other lane of its word: dispatches over one output buffer compose.
+///
+/// GATHER_ELEMENTS reads a second raw buffer, the indices (t1). The host has checked every index
+/// against the input's Axis size first (the CPU library's own check and message), so the kernel
+/// trusts each to lie in [-size, size) with size < 2^31: the low word of an index element then
+/// carries its value, sign included (INT64's high word is only its sign extension), and a negative
+/// value is wrapped by adding the size. REVERSE_SUBSEQUENCES reads its SequenceLengthsTensor the
+/// same way (t1); lengths are never refused, so its kernel reads the whole value (both words of a
+/// UINT64) and clamps it as the CPU library does.
 
 #include <algorithm>
 #include <array>
@@ -44,7 +52,7 @@ namespace dmlref::d3d12 {
 
 /// The four kernels: one per operator family (ELEMENT_WISE_IDENTITY, TILE and UPSAMPLE_2D run on
 /// the slice and padding kernels through their parameters).
-enum class kernel_family : std::uint32_t { slice, depth_space, padding, slice_grad };
+enum class kernel_family : std::uint32_t { slice, depth_space, padding, slice_grad, gather_elements, reverse_subsequences };
 
 /// "slice", "depth_space", "padding", "slice_grad".
 constexpr std::string_view to_string(kernel_family family) noexcept {
@@ -53,6 +61,8 @@ constexpr std::string_view to_string(kernel_family family) noexcept {
     case kernel_family::depth_space: return "depth_space";
     case kernel_family::padding: return "padding";
     case kernel_family::slice_grad: return "slice_grad";
+    case kernel_family::gather_elements: return "gather_elements";
+    case kernel_family::reverse_subsequences: return "reverse_subsequences";
     }
     return "unknown";
 }
@@ -64,6 +74,8 @@ enum class kernel_fault : std::uint32_t {
     swapped_depth_space_order, ///< depth/space kernels use the other DEPTH_COLUMN_ROW / COLUMN_ROW_DEPTH order
     off_by_one_fold,           ///< the padding kernel folds with a period one too long
     slice_grad_no_gaps,        ///< the SLICE_GRAD kernel takes every coordinate of the window's span, gaps included
+    gather_negative_from_start, ///< the GATHER_ELEMENTS kernel counts a negative index -1 - i from the start (to i), not the end
+    reverse_clamp_to_axis,      ///< the REVERSE_SUBSEQUENCES kernel clamps a length past the axis to its size (DirectML's page, not DirectML)
 };
 } // namespace testing
 
@@ -86,6 +98,10 @@ enum header_word : std::uint32_t {
     input_strides = 8, ///< depth/space: the input's element strides of N, C, H, W (4 words)
     input_base = 12,   ///< the input element the tensor starts at (SPLIT's part in the whole input; else 0)
     output_base = 13,  ///< the output element the tensor starts at (JOIN's part in the whole output; else 0)
+    // GATHER_ELEMENTS and REVERSE_SUBSEQUENCES (the depth/space words, unused there):
+    index_shift = 8,        ///< log2 of the index (length) element's bytes: 2 (32-bit) or 3 (64-bit)
+    gather_axis_stride = 9, ///< the input's element stride along Axis
+    gather_axis_size = 10,  ///< the input's size along Axis (negative indices count back from it; lengths clamp to it)
 };
 
 /// Everything a dispatch needs besides the buffers.
@@ -97,23 +113,37 @@ struct dispatch_params {
     ///   row k     = (output stride, output size, input stride, a)
     ///   row 8 + k = (b, n, the axis' position in the desc, 0)
     /// slice: a = CopyStart, b = the signed window stride; padding: a = StartPadding, b = input size;
-    /// slice_grad: a = CopyStart, b = the signed window stride, n = the InputGradientTensor's size.
+    /// slice_grad: a = CopyStart, b = the signed window stride, n = the InputGradientTensor's size;
+    /// gather_elements: input stride 0 on Axis (the index supplies it), a = 0, b = 1, and the
+    /// row's fourth word (8 + k, w) the IndicesTensor's stride; reverse_subsequences: the same with
+    /// the SequenceLengthsTensor's stride (0 on Axis) and n = 1 on Axis (the row whose coordinate
+    /// is the position in the sequence), else 0.
     std::array<std::uint32_t, axis_rows * 4> axes{};
     std::uint32_t units = 0;
 };
 
 /// One dispatch of a desc: its kernel parameters and the tensors it binds, as indices into
-/// inputs_of(desc) and outputs_of(desc).
+/// inputs_of(desc) and outputs_of(desc): `input` as t0, `indices` as t1 (the input again where the
+/// kernel reads no second tensor), `output` as u0.
 struct dispatch_step {
     dispatch_params params;
     std::size_t input = 0;
     std::size_t output = 0;
+    std::size_t indices = 0;
 };
 
-/// Throws validation_error for the operators no kernel runs: REVERSE_SUBSEQUENCES and the indexed
-/// operators, where the input element an output element takes depends on another tensor's values.
+/// Whether a kernel runs operator `type`: every data-movement operator but GATHER, GATHER_ND,
+/// GATHER_ND1, SCATTER_ELEMENTS, SCATTER_ND and ONE_HOT.
+constexpr bool has_kernel(operator_type type) noexcept {
+    return !has_data_dependent_mapping(type) || type == operator_type::gather_elements ||
+           type == operator_type::reverse_subsequences;
+}
+
+/// Throws validation_error for the operators no kernel runs: the indexed operators but
+/// GATHER_ELEMENTS, where the input element an output element takes depends on
+/// another tensor's values.
 inline void refuse_without_kernel(operator_type type) {
-    if (has_data_dependent_mapping(type))
+    if (!has_kernel(type))
         throw validation_error(fmt::format("{}: no D3D12 kernel runs {} yet: the input element each output element "
                                            "takes depends on the values of another input tensor (the CPU library "
                                            "runs it)",
@@ -208,6 +238,17 @@ template <class D> dispatch_params single_params(const D& d) {
         } else if constexpr (std::is_same_v<D, tile_desc>) {
             row[3] = 0; // PADDING in WRAP mode with StartPadding 0: input coordinate = o mod input size
             row2[0] = u32(in.extents[a]);
+        } else if constexpr (std::is_same_v<D, gather_elements_desc>) {
+            row[2] = a == d.axis ? 0u : u32(in.strides[a]); // Axis' input coordinate is the index
+            row[3] = 0;
+            row2[0] = 1;
+            row2[3] = u32(detail::layout_of(d.indices_tensor).strides[a]);
+        } else if constexpr (std::is_same_v<D, reverse_subsequences_desc>) {
+            row[2] = a == d.axis ? 0u : u32(in.strides[a]); // Axis' input coordinate is the reversed one
+            row[3] = 0;
+            row2[0] = 1;
+            row2[1] = a == d.axis ? 1u : 0u; // the sequence axis
+            row2[3] = a == d.axis ? 0u : u32(detail::layout_of(d.sequence_lengths_tensor).strides[a]); // its coordinate 0
         }
     }
     if constexpr (detail::is_depth_space_v<D>) {
@@ -226,6 +267,16 @@ template <class D> dispatch_params single_params(const D& d) {
         h[option] = static_cast<std::uint32_t>(padding_mode::wrap); // fill unused: WRAP never fills
     } else if constexpr (std::is_same_v<D, slice_grad_desc>) {
         p.family = kernel_family::slice_grad; // fill: all bits clear, the zeros outside the window
+    } else if constexpr (std::is_same_v<D, gather_elements_desc>) {
+        p.family = kernel_family::gather_elements;
+        h[index_shift] = element_size(d.indices_tensor.data_type) == 8 ? 3u : 2u;
+        h[gather_axis_stride] = u32(in.strides[d.axis]);
+        h[gather_axis_size] = u32(in.extents[d.axis]);
+    } else if constexpr (std::is_same_v<D, reverse_subsequences_desc>) {
+        p.family = kernel_family::reverse_subsequences;
+        h[index_shift] = element_size(d.sequence_lengths_tensor.data_type) == 8 ? 3u : 2u;
+        h[gather_axis_stride] = u32(in.strides[d.axis]);
+        h[gather_axis_size] = u32(in.extents[d.axis]);
     } else {
         p.family = kernel_family::padding;
         h[option] = static_cast<std::uint32_t>(d.padding_mode);
@@ -263,6 +314,10 @@ inline std::vector<dispatch_step> make_dispatches(const operator_desc& any) {
             using D = std::remove_cvref_t<decltype(d)>;
             if constexpr (is_single_tensor_desc_v<D>) {
                 return {dispatch_step{single_params(d), 0, 0}};
+            } else if constexpr (std::is_same_v<D, gather_elements_desc>) {
+                return {dispatch_step{single_params(d), 0, 0, 1}}; // InputTensor t0, IndicesTensor t1
+            } else if constexpr (std::is_same_v<D, reverse_subsequences_desc>) {
+                return {dispatch_step{single_params(d), 0, 0, 1}}; // InputTensor t0, SequenceLengthsTensor t1
             } else if constexpr (std::is_same_v<D, join_desc> || std::is_same_v<D, split_desc>) {
                 constexpr bool is_join = std::is_same_v<D, join_desc>;
                 const auto& parts = [&]() -> const std::vector<buffer_tensor_desc>& {
@@ -347,6 +402,10 @@ inline void emit_locate(program& p, kernel_family family, testing::kernel_fault 
     p.emit(op::mov, {dst(r_fill), imm(0)});
     if (family == kernel_family::depth_space)
         for (std::uint32_t j = 0; j < 4; ++j) p.emit(op::mov, {dst(r_c0 + j), imm(0)});
+    if (family == kernel_family::gather_elements || family == kernel_family::reverse_subsequences) {
+        p.emit(op::mov, {dst(r_c0), imm(0)}); // at: the index (length) element
+        p.emit(op::mov, {dst(r_c1), imm(0)}); // o: the position in the sequence (REVERSE_SUBSEQUENCES)
+    }
     p.loop();
     p.emit(op::uge, {dst(r_test), src(r_k), header(rank)});
     p.breakc_nonzero(src(r_test));
@@ -412,6 +471,13 @@ inline void emit_locate(program& p, kernel_family family, testing::kernel_fault 
         p.emit(op::imad, {dst(r_src), src(r_t), axis(0, 2), src(r_src)});
         break;
     }
+    case kernel_family::gather_elements:
+    case kernel_family::reverse_subsequences:
+        // src += c * InputStride (0 on Axis); at += c * IndicesStride
+        p.emit(op::imad, {dst(r_src), src(r_c), axis(0, 2), src(r_src)});
+        p.emit(op::imad, {dst(r_c0), src(r_c), axis(8, 3), src(r_c0)});
+        if (family == kernel_family::reverse_subsequences) p.emit(op::movc, {dst(r_c1), axis(8, 1), src(r_c), src(r_c1)});
+        break;
     case kernel_family::slice_grad: {
         // The window's element q sits at CopyStart + stride * q. t = c - CopyStart, negated for a
         // negative stride; c holds element q = t / |stride| when t >= 0, the division is exact
@@ -438,6 +504,54 @@ inline void emit_locate(program& p, kernel_family family, testing::kernel_fault 
     p.endloop();
     p.emit(op::ine, {dst(r_test), src(r_rem), imm(0)});
     p.emit(op::movc, {dst(r_valid), src(r_test), imm(0), src(r_valid)});
+    if (family == kernel_family::gather_elements) {
+        // Only an element reads its index (a gap's `at` may lie past the indices' buffer).
+        p.if_nonzero(src(r_valid));
+        // i = the index element's low word: its value, sign included, once the host has checked
+        // it lies in [-size, size).
+        p.emit(op::ishl, {dst(r_t), src(r_c0), header(index_shift)});
+        p.emit(op::ld_raw, {dst(r_t), src(r_t), t(1).swizzle(0)});
+        // A negative index counts from the end: i + size.
+        p.emit(op::ilt, {dst(r_s0), src(r_t), imm(0)});
+        if (fault == testing::kernel_fault::gather_negative_from_start)
+            p.emit(op::iadd, {dst(r_s1), src(r_t).negated(), imm(all_ones)}); // -1 - i
+        else
+            p.emit(op::iadd, {dst(r_s1), src(r_t), header(gather_axis_size)});
+        p.emit(op::movc, {dst(r_t), src(r_s0), src(r_s1), src(r_t)});
+        p.emit(op::imad, {dst(r_src), src(r_t), header(gather_axis_stride), src(r_src)});
+        p.endif();
+    }
+    if (family == kernel_family::reverse_subsequences) {
+        const operand n = header(gather_axis_size);
+        p.if_nonzero(src(r_valid));
+        // The length: its low word, and for a UINT64 its high word too.
+        p.emit(op::ishl, {dst(r_t), src(r_c0), header(index_shift)});
+        p.emit(op::ld_raw, {dst(r_s0), src(r_t), t(1).swizzle(0)});
+        p.emit(op::mov, {dst(r_s1), imm(0)});
+        p.emit(op::ieq, {dst(r_test), header(index_shift), imm(3)});
+        p.if_nonzero(src(r_test));
+        p.emit(op::iadd, {dst(r_t), src(r_t), imm(4)});
+        p.emit(op::ld_raw, {dst(r_s1), src(r_t), t(1).swizzle(0)});
+        p.endif();
+        // len = min(length, 2n - 1): past that every element reads the axis' last one.
+        p.emit(op::ishl, {dst(r_s2), n, imm(1)});
+        p.emit(op::iadd, {dst(r_s2), src(r_s2), imm(all_ones)});
+        if (fault == testing::kernel_fault::reverse_clamp_to_axis) p.emit(op::mov, {dst(r_s2), n});
+        p.emit(op::uge, {dst(r_s3), src(r_s0), src(r_s2)});
+        p.emit(op::ine, {dst(r_s4), src(r_s1), imm(0)});
+        p.emit(op::or_, {dst(r_s3), src(r_s3), src(r_s4)});
+        p.emit(op::movc, {dst(r_s0), src(r_s3), src(r_s2), src(r_s0)});
+        // o < len reads min(len - 1 - o, n - 1); o >= len reads o.
+        p.emit(op::iadd, {dst(r_s5), src(r_s0), src(r_c1).negated()});
+        p.emit(op::iadd, {dst(r_s5), src(r_s5), imm(all_ones)});
+        p.emit(op::iadd, {dst(r_s6), n, imm(all_ones)});
+        p.emit(op::ult, {dst(r_s7), src(r_s5), src(r_s6)});
+        p.emit(op::movc, {dst(r_s5), src(r_s7), src(r_s5), src(r_s6)});
+        p.emit(op::uge, {dst(r_s7), src(r_c1), src(r_s0)});
+        p.emit(op::movc, {dst(r_t), src(r_s7), src(r_c1), src(r_s5)});
+        p.emit(op::imad, {dst(r_src), src(r_t), header(gather_axis_stride), src(r_src)});
+        p.endif();
+    }
     if (family != kernel_family::depth_space) return;
 
     // The depth/space equation on (c0, c1, c2, c3) = the output's (N, C, H, W) coordinates.
@@ -500,6 +614,7 @@ inline std::vector<std::uint32_t> bytecode(kernel_family family, std::uint32_t w
     p.dcl_constant_buffer(0, header_dwords / 4, false);
     p.dcl_constant_buffer(1, axis_rows, true);
     p.dcl_resource_raw(0);
+    if (family == kernel_family::gather_elements || family == kernel_family::reverse_subsequences) p.dcl_resource_raw(1);
     p.dcl_uav_raw(0);
     p.dcl_input_thread_id_xy();
     p.dcl_temps(reg_count);
