@@ -705,3 +705,38 @@ TEST_CASE("directml: GATHER's index sizes before IndexDimensions and output padd
     REQUIRE(row.size() == 1);
     CHECK(row[0] == std::vector<std::byte>{std::byte{12}, std::byte{15}, std::byte{17}, std::byte{17}});
 }
+
+TEST_CASE("directml: the ND operators refuse a logical output longer than N, dropping no entry, as dmlref does") {
+    // GATHER_ND(1)'s logical output (SCATTER_ND's updates) has J - 1 + R entries, R = I - B - T.
+    // DirectML 1.15.4 refuses it past N entries even where the leading ones are 1 (GATHER drops
+    // leading entries; these do not), and accepts it at N or fewer. dmlref follows it.
+    const std::vector<std::tuple<const char*, operator_desc, bool>> probes = {
+        {"GATHER_ND input {1, 1, 3, 1, 1}, I 3, indices {1, 1, 1, 1, 1}, J 5: logical 6 entries",
+         gather_nd_desc{f32({1, 1, 3, 1, 1}), u32({1, 1, 1, 1, 1}), f32({1, 1, 1, 1, 1}), 3, 5}, false},
+        {"GATHER_ND the same, J 4: logical 5 entries",
+         gather_nd_desc{f32({1, 1, 3, 1, 1}), u32({1, 1, 1, 1, 1}), f32({1, 1, 1, 1, 1}), 3, 4}, true},
+        {"GATHER_ND input {1, 2, 3}, I 3, indices {1, 2, 1}, J 3: logical {1, 2, 2, 3}",
+         gather_nd_desc{f32({1, 2, 3}), u32({1, 2, 1}), f32({2, 2, 3}), 3, 3}, false},
+        {"GATHER_ND input {1, 2, 3}, I 2, indices {1, 2, 1}, J 3: logical {1, 2, 3}",
+         gather_nd_desc{f32({1, 2, 3}), u32({1, 2, 1}), f32({1, 2, 3}), 2, 3}, true},
+        {"GATHER_ND input {1, 2, 3}, I 2, indices {1, 2, 1}, J 2: logical {2, 3} padded",
+         gather_nd_desc{f32({1, 2, 3}), u32({1, 2, 1}), f32({1, 2, 3}), 2, 2}, true},
+        {"GATHER_ND1 input {1, 1, 2, 3}, I 4, B 1, indices {1, 1, 1, 1}, J 4: logical 5 entries",
+         gather_nd1_desc{f32({1, 1, 2, 3}), u32({1, 1, 1, 1}), f32({1, 1, 2, 3}), 4, 4, 1}, false},
+        {"GATHER_ND1 the same, J 3: logical 4 entries",
+         gather_nd1_desc{f32({1, 1, 2, 3}), u32({1, 1, 1, 1}), f32({1, 1, 2, 3}), 4, 3, 1}, true},
+        {"SCATTER_ND input {1, 1, 3, 1, 1}, I 3, indices {1, 1, 1, 1, 1}, J 5: updates of 6 entries",
+         scatter_nd_desc{f32({1, 1, 3, 1, 1}), u32({1, 1, 1, 1, 1}), f32({1, 1, 1, 1, 1}), f32({1, 1, 3, 1, 1}), 3, 5}, false},
+        {"SCATTER_ND the same, J 4: updates of 5 entries",
+         scatter_nd_desc{f32({1, 1, 3, 1, 1}), u32({1, 1, 1, 1, 1}), f32({1, 1, 1, 1, 1}), f32({1, 1, 3, 1, 1}), 3, 4}, true},
+        {"SCATTER_ND input {1, 4, 3}, I 3, indices {1, 2, 1}, J 3: updates {1, 2, 4, 3}",
+         scatter_nd_desc{f32({1, 4, 3}), u32({1, 2, 1}), f32({2, 4, 3}), f32({1, 4, 3}), 3, 3}, false},
+        {"SCATTER_ND input {1, 4, 3}, I 2, indices {1, 2, 1}, J 3: updates {1, 2, 3}",
+         scatter_nd_desc{f32({1, 4, 3}), u32({1, 2, 1}), f32({1, 2, 3}), f32({1, 4, 3}), 2, 3}, true},
+    };
+    for (const auto& [what, d, accepted] : probes) {
+        INFO(what << ": " << to_string(d));
+        CHECK(dml().accepts(d).has_value() == !accepted);
+        CHECK(validate(d).has_value() == !accepted);
+    }
+}
