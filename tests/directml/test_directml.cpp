@@ -740,3 +740,54 @@ TEST_CASE("directml: the ND operators refuse a logical output longer than N, dro
         CHECK(validate(d).has_value() == !accepted);
     }
 }
+
+TEST_CASE("directml: GATHER_ND1's batch sizes and SCATTER_ND's UpdatesTensor DimensionCount go unchecked (known divergences)") {
+    // DirectML 1.15.4 accepts what dmlref refuses (known divergences gather-nd1-batch-sizes-unchecked,
+    // scatter-nd-updates-dimension-count-unchecked); `out` is DirectML's output where it accepts.
+    const auto in9 = floats({1, 2, 3, 4, 5, 6, 7, 8, 9});
+    const auto in4 = floats({1, 2, 3, 4}), up = floats({10, 20, 30, 40});
+    struct probe {
+        const char* what;
+        operator_desc desc;
+        std::vector<std::vector<std::byte>> inputs;
+        std::optional<std::vector<float>> out; // nullopt: refused
+    };
+    const std::vector<probe> probes = {
+        // GATHER_ND1, BatchDimensionCount 1: the output takes the indices' batch sizes.
+        {"index batch 1, input batch 2", gather_nd1_desc{f32({2, 3}), u32({1, 1}), f32({1, 1}), 2, 2, 1},
+         {in9, bytes_of<std::uint32_t>({2})}, std::vector<float>{3}},
+        {"the same, output of the input's batch", gather_nd1_desc{f32({2, 3}), u32({1, 1}), f32({2, 1}), 2, 2, 1},
+         {in9, bytes_of<std::uint32_t>({2})}, std::nullopt},
+        {"index batch 2, input batch 1", gather_nd1_desc{f32({1, 3}), u32({2, 1}), f32({1, 2}), 2, 2, 1},
+         {in9, bytes_of<std::uint32_t>({2, 1})}, std::vector<float>{3, 3}},
+        {"index batch 3, input batch 2", gather_nd1_desc{f32({2, 3}), u32({3, 1}), f32({1, 3}), 2, 2, 1},
+         {in9, bytes_of<std::uint32_t>({2, 1, 0})}, std::vector<float>{3, 5, 6}},
+        {"index batch 2, input batch 3", gather_nd1_desc{f32({3, 3}), u32({2, 1}), f32({1, 2}), 2, 2, 1},
+         {in9, bytes_of<std::uint32_t>({2, 1})}, std::vector<float>{3, 5}},
+        // SCATTER_ND: the updates' sizes compared without their leading 1s.
+        {"updates {1, 2} (the page's rule)", scatter_nd_desc{f32({1, 4}), u32({2, 1}), f32({1, 2}), f32({1, 4}), 1, 2},
+         {in4, bytes_of<std::uint32_t>({2, 0}), up}, std::vector<float>{20, 2, 10, 4}},
+        {"updates {2}", scatter_nd_desc{f32({1, 4}), u32({2, 1}), f32({2}), f32({1, 4}), 1, 2},
+         {in4, bytes_of<std::uint32_t>({2, 0}), up}, std::vector<float>{20, 2, 10, 4}},
+        {"updates {1, 1, 2}", scatter_nd_desc{f32({1, 4}), u32({2, 1}), f32({1, 1, 2}), f32({1, 4}), 1, 2},
+         {in4, bytes_of<std::uint32_t>({2, 0}), up}, std::vector<float>{20, 2, 10, 4}},
+        {"updates {1, 2, 1}", scatter_nd_desc{f32({1, 4}), u32({2, 1}), f32({1, 2, 1}), f32({1, 4}), 1, 2},
+         {in4, bytes_of<std::uint32_t>({2, 0}), up}, std::nullopt},
+        {"updates {2, 1}", scatter_nd_desc{f32({1, 4}), u32({2, 1}), f32({2, 1}), f32({1, 4}), 1, 2},
+         {in4, bytes_of<std::uint32_t>({2, 0}), up}, std::nullopt},
+        {"input {2, 2}, updates {1, 1, 1, 2}", scatter_nd_desc{f32({2, 2}), u32({1, 1}), f32({1, 1, 1, 2}), f32({2, 2}), 2, 2},
+         {in4, bytes_of<std::uint32_t>({1}), up}, std::vector<float>{1, 2, 10, 20}},
+        {"input {2, 2}, updates {1, 2, 1}", scatter_nd_desc{f32({2, 2}), u32({1, 1}), f32({1, 2, 1}), f32({2, 2}), 2, 2},
+         {in4, bytes_of<std::uint32_t>({1}), up}, std::nullopt},
+    };
+    for (const probe& p : probes) {
+        INFO(p.what << ": " << to_string(p.desc));
+        const auto why = dml().accepts(p.desc);
+        CHECK(why.has_value() == !p.out.has_value());
+        if (why || !p.out) continue;
+        const auto out = dml().run(p.desc, spans(p.inputs));
+        CHECK(as_floats(out.back()) == *p.out);
+        // dmlref refuses all of these but the page's own layout.
+        CHECK(validate(p.desc).has_value() == (std::string_view(p.what) != "updates {1, 2} (the page's rule)"));
+    }
+}
