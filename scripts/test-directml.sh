@@ -12,7 +12,8 @@
 # the layout operators, JOIN and SPLIT get 500 or more each), DMLREF_PARITY_VALID (6600 valid cases
 # drawn: 300 per operator), DMLREF_PARITY_OLD_COUNT and DMLREF_PARITY_OLD_VALID (the same against
 # DirectML 1.14.1), DMLREF_PARITY_INDEXED_COUNT and DMLREF_PARITY_INDEXED_VALID (26000 and 6600
-# drawn for REVERSE_SUBSEQUENCES, GATHER_ELEMENTS and ONE_HOT: 500 and 300 or more of each run),
+# drawn for REVERSE_SUBSEQUENCES, GATHER_ELEMENTS, ONE_HOT, GATHER_ND, GATHER_ND1 and SCATTER_ND:
+# 500 and 300 or more of each run),
 # DMLREF_PARITY_SEED (1). The round robin draws every operator; `--ops` runs only the named ones, so
 # each run draws more cases than it runs. About 100 descs a second under Wine on lavapipe (2 cores);
 # each run prints its count of boundary descs and valid cases per operator; docs/directml.md has
@@ -32,13 +33,12 @@ seed=${DMLREF_PARITY_SEED:-1}
 # run apart so that each keeps its own count of cases.
 layout_ops=DEPTH_TO_SPACE,DEPTH_TO_SPACE1,SPACE_TO_DEPTH,SPACE_TO_DEPTH1,SLICE,SLICE1,SLICE_GRAD,PADDING,PADDING1
 layout_ops+=,ELEMENT_WISE_IDENTITY,TILE,UPSAMPLE_2D,JOIN,SPLIT
-indexed_ops=REVERSE_SUBSEQUENCES,GATHER_ELEMENTS,ONE_HOT
+indexed_ops=REVERSE_SUBSEQUENCES,GATHER_ELEMENTS,ONE_HOT,GATHER_ND,GATHER_ND1,SCATTER_ND
 # Left out until their disagreements with DirectML 1.15.4 are settled (docs/directml.md):
 # GATHER (its rules are settled, but with it in the run DirectML crashed at 0x18008ea2d on a
 # different case in each of four runs: GATHER's 18820, 16304 and 24632, and GATHER_ELEMENTS's valid
 # case 24560 in a CI run; the same address as the crashes of its descs past 8 logical dimensions,
-# which overrun DirectML's arrays; without GATHER no run has crashed there), GATHER_ND, GATHER_ND1
-# and SCATTER_ND (DirectML crashes on some descs and refuses valid ones), SCATTER_ELEMENTS (one
+# which overrun DirectML's arrays; without GATHER no run has crashed there), SCATTER_ELEMENTS (one
 # FLOAT16 signalling NaN quieted, no reproducer yet).
 
 if [[ -z "${DMLREF_DIRECTML_UNDER_XVFB:-}" ]]; then
