@@ -12,7 +12,8 @@
 # the layout operators, JOIN and SPLIT get 500 or more each), DMLREF_PARITY_VALID (6600 valid cases
 # drawn: 300 per operator), DMLREF_PARITY_OLD_COUNT and DMLREF_PARITY_OLD_VALID (the same against
 # DirectML 1.14.1), DMLREF_PARITY_INDEXED_COUNT and DMLREF_PARITY_INDEXED_VALID (26000 and 6600
-# drawn for REVERSE_SUBSEQUENCES, GATHER, GATHER_ELEMENTS, SCATTER_ELEMENTS and ONE_HOT: 500 and 300 or more of each run),
+# drawn for REVERSE_SUBSEQUENCES, GATHER, GATHER_ELEMENTS, SCATTER_ELEMENTS, ONE_HOT, GATHER_ND,
+# GATHER_ND1 and SCATTER_ND: 500 and 300 or more of each run),
 # DMLREF_PARITY_SEED (1). The round robin draws every operator; `--ops` runs only the named ones, so
 # each run draws more cases than it runs. About 100 descs a second under Wine on lavapipe (2 cores);
 # each run prints its count of boundary descs and valid cases per operator; docs/directml.md has
@@ -32,12 +33,10 @@ seed=${DMLREF_PARITY_SEED:-1}
 # run apart so that each keeps its own count of cases.
 layout_ops=DEPTH_TO_SPACE,DEPTH_TO_SPACE1,SPACE_TO_DEPTH,SPACE_TO_DEPTH1,SLICE,SLICE1,SLICE_GRAD,PADDING,PADDING1
 layout_ops+=,ELEMENT_WISE_IDENTITY,TILE,UPSAMPLE_2D,JOIN,SPLIT
-indexed_ops=REVERSE_SUBSEQUENCES,GATHER,GATHER_ELEMENTS,SCATTER_ELEMENTS,ONE_HOT
+indexed_ops=REVERSE_SUBSEQUENCES,GATHER,GATHER_ELEMENTS,SCATTER_ELEMENTS,ONE_HOT,GATHER_ND,GATHER_ND1,SCATTER_ND
 # A case that crashes DirectML after other cases in its worker is asked again alone
 # (docs/directml.md, "Crashes that follow other descs"): GATHER's and GATHER_ELEMENTS's descs
 # crashed at 0x18008ea2d now and then, on a different case from run to run, and alone never.
-# Left out until their disagreements with DirectML 1.15.4 are settled (docs/directml.md):
-# GATHER_ND, GATHER_ND1 and SCATTER_ND (DirectML crashes on some descs and refuses valid ones).
 
 if [[ -z "${DMLREF_DIRECTML_UNDER_XVFB:-}" ]]; then
   bash scripts/install-deps.sh windows

@@ -192,6 +192,37 @@ TEST_CASE("the gather descs' rules per feature level, with their messages", "[ga
           "GATHER_ND: InputDimensionCount is 0; it must lie in [1, 2] (the tensors' DimensionCount)");
 }
 
+TEST_CASE("GATHER_ND and GATHER_ND1 refuse a logical output of more than N entries, leading 1s too",
+          "[gather_nd][desc][validation]") {
+    // DirectML 1.15.4 drops no entry of these logical shapes (J - 1 + R entries, R = I - B - T):
+    // it refuses each desc below and accepts the same with one index dimension fewer (probes in
+    // test_directml, docs/directml.md). GATHER alone keeps the last N entries.
+    CHECK(message(gather_nd_desc{f32({1, 1, 3, 1, 1}), u32({1, 1, 1, 1, 1}), f32({1, 1, 1, 1, 1}), 3, 5}) ==
+          "GATHER_ND: OutputTensor's logical sizes {1, 1, 1, 1, 1, 1} for InputDimensionCount 3, IndicesDimensionCount 5, "
+          "BatchDimensionCount 0 and an index tuple of 1 have 6 entries, more than the tensors' DimensionCount 5; "
+          "GATHER_ND drops none of them");
+    CHECK(message(gather_nd_desc{f32({1, 1, 3, 1, 1}), u32({1, 1, 1, 1, 1}), f32({1, 1, 1, 1, 1}), 3, 4}) == "(accepted)");
+    CHECK(message(gather_nd_desc{f32({1, 2, 3}), u32({1, 2, 1}), f32({2, 2, 3}), 3, 3}) ==
+          "GATHER_ND: OutputTensor's logical sizes {1, 2, 2, 3} for InputDimensionCount 3, IndicesDimensionCount 3, "
+          "BatchDimensionCount 0 and an index tuple of 1 have 4 entries, more than the tensors' DimensionCount 3; "
+          "GATHER_ND drops none of them");
+    CHECK(message(gather_nd_desc{f32({1, 2, 3}), u32({1, 2, 1}), f32({1, 2, 3}), 2, 3}) == "(accepted)");
+    CHECK(message(gather_nd1_desc{f32({1, 1, 2, 3}), u32({1, 1, 1, 1}), f32({1, 1, 2, 3}), 4, 4, 1}) ==
+          "GATHER_ND1: OutputTensor's logical sizes {1, 1, 1, 2, 3} for InputDimensionCount 4, IndicesDimensionCount 4, "
+          "BatchDimensionCount 1 and an index tuple of 1 have 5 entries, more than the tensors' DimensionCount 4; "
+          "GATHER_ND1 drops none of them");
+    CHECK(message(gather_nd1_desc{f32({1, 1, 2, 3}), u32({1, 1, 1, 1}), f32({1, 1, 2, 3}), 4, 3, 1}) == "(accepted)");
+    // The views take the same rule.
+    std::vector<float> in(6), out(6, -1.0f);
+    std::vector<std::uint32_t> idx(1, 0);
+    const auto in_v = strided_view<const float, 4>(in.data(), {1, 1, 2, 3});
+    const auto idx_v = strided_view<const std::uint32_t, 4>(idx.data(), {1, 1, 1, 1});
+    const auto out_v = strided_view<float, 4>(out.data(), {1, 1, 2, 3});
+    CHECK_THROWS_WITH(gather_nd(in_v, idx_v, out_v, 4, 4, 1), Contains("have 5 entries, more than the tensors' DimensionCount 4"));
+    CHECK(out == std::vector<float>(6, -1.0f));
+    CHECK_NOTHROW(gather_nd(in_v, idx_v, out_v, 4, 3, 1));
+}
+
 TEST_CASE("the gather descs: execute refuses an index outside its axis, naming it, with nothing written",
           "[gather][desc][index]") {
     const gather_desc d{f32({4}), typed(data_type::int32, {3}), f32({3}), 0, 1};
@@ -395,8 +426,8 @@ TEST_CASE("GATHER desc: a logical output longer than N keeps its last N entries,
 namespace {
 
 /// The output sizes of a logical shape fitted into `n` axes as DirectML fits them: leading 1s for a
-/// shorter shape; from a longer one GATHER (`keep_last`) keeps the last n entries, the ND ops drop
-/// leading entries only where they are 1 (nothing otherwise: the draw is then redrawn).
+/// shorter shape; from a longer one GATHER (`keep_last`) keeps the last n entries, the ND ops
+/// nothing (the draw is then redrawn).
 std::optional<std::vector<std::uint32_t>> fitted(const std::vector<std::uint32_t>& logical, std::size_t n,
                                                  bool keep_last = false) {
     std::vector<std::uint32_t> out;
@@ -405,9 +436,10 @@ std::optional<std::vector<std::uint32_t>> fitted(const std::vector<std::uint32_t
         out.insert(out.end(), logical.begin(), logical.end());
         return out;
     }
+    if (!keep_last) return std::nullopt;
     std::size_t drop = logical.size() - n;
     for (std::uint32_t s : logical) {
-        if (drop > 0 && out.empty() && (s == 1 || keep_last)) --drop;
+        if (drop > 0 && out.empty()) --drop;
         else out.push_back(s);
     }
     if (drop > 0) return std::nullopt;

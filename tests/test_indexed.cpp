@@ -659,13 +659,14 @@ template <std::size_t Rank> index_array<Rank> first(const index_array<16>& e) {
 }
 
 /// The output sizes of a gather's logical shape in Rank axes (the library's rule, restated): the
-/// last Rank entries for GATHER (`keep_last`), else leading 1s dropped, false where they do not fit.
+/// last Rank entries for GATHER (`keep_last`); the ND ops drop none: false where they do not fit.
 template <std::size_t Rank>
 bool fit(const std::vector<std::ptrdiff_t>& logical, index_array<Rank>& out, bool keep_last = false) {
     std::vector<std::ptrdiff_t> kept;
     std::size_t drop = logical.size() > Rank ? logical.size() - Rank : 0;
+    if (drop > 0 && !keep_last) return false;
     for (std::ptrdiff_t s : logical) {
-        if (drop > 0 && kept.empty() && (s == 1 || keep_last)) --drop;
+        if (drop > 0 && kept.empty()) --drop;
         else kept.push_back(s);
     }
     if (drop > 0 || kept.size() > Rank) return false;

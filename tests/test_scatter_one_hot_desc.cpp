@@ -151,6 +151,20 @@ TEST_CASE("the scatter and ONE_HOT descs' rules per feature level, with their me
     CHECK(message(one_hot_desc{u32({3, 1}), f32({1, 2}), f32({3, 4}), 1}, feature_level::fl_3_0) == "(accepted)");
 }
 
+TEST_CASE("SCATTER_ND refuses an UpdatesTensor of more than N logical entries, leading 1s too", "[scatter_nd][desc][validation]") {
+    // DirectML 1.15.4 drops no entry of the updates' logical shape (J - 1 + I - T entries): it
+    // refuses these and accepts the same with one index dimension fewer (probes in test_directml).
+    CHECK(message(scatter_nd_desc{f32({1, 1, 3, 1, 1}), u32({1, 1, 1, 1, 1}), f32({1, 1, 1, 1, 1}), f32({1, 1, 3, 1, 1}), 3, 5}) ==
+          "SCATTER_ND: UpdatesTensor's logical sizes {1, 1, 1, 1, 1, 1} for InputDimensionCount 3, IndicesDimensionCount 5, "
+          "BatchDimensionCount 0 and an index tuple of 1 have 6 entries, more than the tensors' DimensionCount 5; SCATTER_ND drops none of them");
+    CHECK(message(scatter_nd_desc{f32({1, 1, 3, 1, 1}), u32({1, 1, 1, 1, 1}), f32({1, 1, 1, 1, 1}), f32({1, 1, 3, 1, 1}), 3, 4}) ==
+          "(accepted)");
+    CHECK(message(scatter_nd_desc{f32({1, 4, 3}), u32({1, 2, 1}), f32({2, 4, 3}), f32({1, 4, 3}), 3, 3}) ==
+          "SCATTER_ND: UpdatesTensor's logical sizes {1, 2, 4, 3} for InputDimensionCount 3, IndicesDimensionCount 3, "
+          "BatchDimensionCount 0 and an index tuple of 1 have 4 entries, more than the tensors' DimensionCount 3; SCATTER_ND drops none of them");
+    CHECK(message(scatter_nd_desc{f32({1, 4, 3}), u32({1, 2, 1}), f32({1, 2, 3}), f32({1, 4, 3}), 2, 3}) == "(accepted)");
+}
+
 TEST_CASE("the scatters refuse an index outside its axis, naming it, with nothing written, and ONE_HOT gives OffValue",
           "[scatter][one_hot][desc][index]") {
     const scatter_elements_desc d{f32({5}), typed(data_type::int32, {2}), f32({2}), f32({5}), 0};
@@ -286,18 +300,9 @@ operator_desc random_desc(std::mt19937_64& rng, operator_type op) {
             idx[n - 1] = t;
             std::vector<std::uint32_t> logical(idx.begin() + (n - nj), idx.end() - 1);
             for (std::uint32_t i = n - r; i < n; ++i) logical.push_back(out[i]);
-            std::vector<std::uint32_t> upd;
-            if (logical.size() <= n) {
-                upd.assign(n - logical.size(), 1);
-                upd.insert(upd.end(), logical.begin(), logical.end());
-            } else {
-                std::size_t drop = logical.size() - n;
-                for (std::uint32_t s : logical) {
-                    if (drop > 0 && upd.empty() && s == 1) --drop;
-                    else upd.push_back(s);
-                }
-                if (drop > 0) continue;
-            }
+            if (logical.size() > n) continue; // refused: DirectML drops no entry
+            std::vector<std::uint32_t> upd(n - logical.size(), 1);
+            upd.insert(upd.end(), logical.begin(), logical.end());
             return scatter_nd_desc{random_tensor(rng, type, out, false), random_tensor(rng, index, idx, false),
                                    random_tensor(rng, type, upd, false), random_tensor(rng, type, out, true), ni, nj};
         }

@@ -144,6 +144,47 @@ struct known_divergence {
                 if (g->output_tensor.sizes[j] != 1) return true;
             return false;
         }
+        if (name == "scatter-nd-tuple-longer-than-input-dimensions") {
+            // SCATTER_ND whose index tuple, IndicesTensor.Sizes[N-1], is longer than
+            // InputDimensionCount: dmlref refuses it; DirectML 1.15.4 fails fast (0xc0000409).
+            const auto* s = std::get_if<scatter_nd_desc>(&d);
+            return s != nullptr && !s->indices_tensor.sizes.empty() &&
+                   s->indices_tensor.sizes.back() > s->input_dimension_count;
+        }
+        if (name == "gather-nd1-batch-sizes-differ") {
+            // GATHER_ND1 whose batch sizes of InputTensor and IndicesTensor differ somewhere.
+            const auto* g = std::get_if<gather_nd1_desc>(&d);
+            if (g == nullptr) return false;
+            const auto& in = g->input_tensor.sizes;
+            const auto& idx = g->indices_tensor.sizes;
+            for (std::size_t b = 0; b < g->batch_dimension_count; ++b) {
+                if (g->input_dimension_count > in.size() || g->indices_dimension_count > idx.size()) return false;
+                const std::size_t i = in.size() - g->input_dimension_count + b, e = idx.size() - g->indices_dimension_count + b;
+                if (i < in.size() && e < idx.size() && in[i] != idx[e]) return true;
+            }
+            return false;
+        }
+        if (name == "scatter-nd-updates-dimension-count-other-same-sizes") {
+            // SCATTER_ND whose UpdatesTensor has another DimensionCount than InputTensor and whose
+            // sizes, leading 1s left out, are the updates' logical sizes (Indices.Sizes[M-J..M-1),
+            // the input's last I - T sizes) with their leading 1s left out.
+            const auto* s = std::get_if<scatter_nd_desc>(&d);
+            if (s == nullptr) return false;
+            const auto& in = s->input_tensor.sizes;
+            const auto& idx = s->indices_tensor.sizes;
+            const auto& upd = s->updates_tensor.sizes;
+            if (upd.size() == in.size() || idx.empty() || s->indices_dimension_count > idx.size() ||
+                s->input_dimension_count > in.size() || idx.back() > s->input_dimension_count)
+                return false;
+            std::vector<std::uint32_t> logical(idx.end() - static_cast<std::ptrdiff_t>(s->indices_dimension_count), idx.end() - 1);
+            const std::size_t rest = s->input_dimension_count - idx.back();
+            logical.insert(logical.end(), in.end() - static_cast<std::ptrdiff_t>(rest), in.end());
+            const auto strip = [](const std::vector<std::uint32_t>& v) {
+                auto first = std::find_if(v.begin(), v.end(), [](std::uint32_t x) { return x != 1; });
+                return std::vector<std::uint32_t>(first, v.end());
+            };
+            return strip(upd) == strip(logical);
+        }
         throw std::runtime_error("known divergences: no condition named '" + name + "'");
     }
 };

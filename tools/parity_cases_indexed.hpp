@@ -117,9 +117,10 @@ inline std::uint32_t& indexed_scalar(operator_desc& d, std::string_view field) {
     throw std::logic_error("parity_cases: no field " + std::string(field));
 }
 
-/// A logical shape fitted into `n` axes as DirectML's gathers fit it: leading 1s for a shorter
-/// shape, the leading entries dropped from a longer one; nothing where those are not all 1 (DirectML's
-/// rule, measured: fit_logical_shape in ops/indexed_common.hpp).
+/// A logical shape fitted into `n` axes: leading 1s for a shorter shape; from a longer one (GATHER
+/// alone: the ND operators refuse it) its leading entries dropped where they are all 1, nothing
+/// otherwise (GATHER keeps any last n entries, fit_last_entries in ops/indexed_common.hpp; its draws
+/// keep to this narrower rule).
 inline std::optional<std::vector<std::uint32_t>> fitted_shape(const std::vector<std::uint32_t>& logical, std::size_t n) {
     std::vector<std::uint32_t> out;
     if (logical.size() <= n) {
@@ -220,8 +221,8 @@ inline operator_desc random_indexed(rng_t& rng, operator_type op, data_type type
         idx[n - 1] = t;
         std::vector<std::uint32_t> logical(idx.begin() + (n - nj), idx.end() - 1);
         for (std::uint32_t i = n - r; i < n; ++i) logical.push_back(in[i]);
+        if (logical.size() > n) continue; // DirectML drops no entry of the ND operators' logical shape
         const auto out = fitted_shape(logical, n);
-        if (!out) continue;
         if (op == operator_type::scatter_nd) {
             // No tuple twice: no more tuples than the tuple axes have places.
             std::uint64_t tuples = 1, places = 1;

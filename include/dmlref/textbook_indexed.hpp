@@ -50,27 +50,13 @@ std::ptrdiff_t wrapped(const char* op, strided_view<const I, Rank> indices, cons
                            dmlref::detail::coordinate_text(at, Rank) + " is outside an axis of " + std::to_string(size));
 }
 
-/// The logical coordinate (`sizes`, `count` entries) of output coordinate `o`: fewer entries than
-/// Rank read the last ones of `o`; more take 0 for their first size-1 entries, `o` in order for the
-/// rest, or with `keep_last` (GATHER) 0 for their first count - Rank entries whatever their size.
+/// The logical coordinate (`count` entries) of output coordinate `o`: fewer entries than Rank
+/// read the last ones of `o`; more (GATHER alone: the ND operators refuse them) take 0 for their
+/// first count - Rank entries whatever their size and `o` in order for the rest.
 template <std::size_t Rank>
-std::array<std::ptrdiff_t, 2 * Rank> logical_coordinate(const std::array<std::ptrdiff_t, 2 * Rank>& sizes,
-                                                        std::size_t count, const index_array<Rank>& o,
-                                                        bool keep_last = false) {
+std::array<std::ptrdiff_t, 2 * Rank> logical_coordinate(std::size_t count, const index_array<Rank>& o) {
     std::array<std::ptrdiff_t, 2 * Rank> c{};
-    if (count <= Rank || keep_last) {
-        for (std::size_t l = 0; l < count; ++l) c.at(l) = l + Rank < count ? 0 : o.at(Rank + l - count);
-        return c;
-    }
-    std::size_t drop = count - Rank, j = 0;
-    for (std::size_t l = 0; l < count; ++l) {
-        if (drop > 0 && sizes[l] == 1) {
-            c[l] = 0;
-            --drop;
-        } else {
-            c.at(l) = o.at(j++);
-        }
-    }
+    for (std::size_t l = 0; l < count; ++l) c.at(l) = l + Rank < count ? 0 : o.at(Rank + l - count);
     return c;
 }
 
@@ -84,12 +70,8 @@ template <class T, class I, std::size_t Rank>
 indexed_source<Rank> gather_source_of(strided_view<const T, Rank> input, strided_view<const I, Rank> indices,
                                       std::ptrdiff_t axis, std::ptrdiff_t index_dimensions, const index_array<Rank>& o) {
     const auto a = static_cast<std::size_t>(axis), k = static_cast<std::size_t>(index_dimensions);
-    std::array<std::ptrdiff_t, 2 * Rank> sizes{};
-    std::size_t count = 0;
-    for (std::size_t d = 0; d < a; ++d) sizes.at(count++) = input.extents().at(d);
-    for (std::size_t e = Rank - k; e < Rank; ++e) sizes.at(count++) = indices.extents().at(e);
-    for (std::size_t d = a + 1; d < Rank; ++d) sizes.at(count++) = input.extents().at(d);
-    const auto c = detail::logical_coordinate<Rank>(sizes, count, o, true);
+    const std::size_t count = Rank - 1 + k; // {In.Sizes[0..a), Indices.Sizes[Rank-k..Rank), In.Sizes[a+1..Rank)}
+    const auto c = detail::logical_coordinate<Rank>(count, o);
     indexed_source<Rank> s;
     for (std::size_t e = 0; e < k; ++e) s.index.at(Rank - k + e) = c.at(a + e); // Indices[0..., q]
     for (std::size_t d = 0; d < a; ++d) s.input.at(d) = c.at(d);
@@ -118,11 +100,8 @@ indexed_source<Rank> gather_nd_source_of(strided_view<const T, Rank> input, stri
                b = static_cast<std::size_t>(batch_dimensions);
     const auto t = static_cast<std::size_t>(indices.extents().at(n - 1));
     const std::size_t r = ni - b - t;
-    std::array<std::ptrdiff_t, 2 * Rank> sizes{};
-    std::size_t count = 0;
-    for (std::size_t e = n - nj; e < n - 1; ++e) sizes.at(count++) = indices.extents().at(e);
-    for (std::size_t d = n - r; d < n; ++d) sizes.at(count++) = input.extents().at(d);
-    const auto c = detail::logical_coordinate<Rank>(sizes, count, o);
+    const std::size_t count = nj - 1 + r; // {Indices.Sizes[n-nj..n-1), In.Sizes[n-r..n)}: at most n
+    const auto c = detail::logical_coordinate<Rank>(count, o);
     indexed_source<Rank> s;
     for (std::size_t e = 0; e + 1 < nj; ++e) s.index.at(n - nj + e) = c.at(e);          // Indices[0..., b, q, 0]
     for (std::size_t e = 0; e < b; ++e) s.input.at(n - ni + e) = c.at(e);               // In[0..., b, ...]

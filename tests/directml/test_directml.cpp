@@ -705,3 +705,89 @@ TEST_CASE("directml: GATHER's index sizes before IndexDimensions and output padd
     REQUIRE(row.size() == 1);
     CHECK(row[0] == std::vector<std::byte>{std::byte{12}, std::byte{15}, std::byte{17}, std::byte{17}});
 }
+
+TEST_CASE("directml: the ND operators refuse a logical output longer than N, dropping no entry, as dmlref does") {
+    // GATHER_ND(1)'s logical output (SCATTER_ND's updates) has J - 1 + R entries, R = I - B - T.
+    // DirectML 1.15.4 refuses it past N entries even where the leading ones are 1 (GATHER drops
+    // leading entries; these do not), and accepts it at N or fewer. dmlref follows it.
+    const std::vector<std::tuple<const char*, operator_desc, bool>> probes = {
+        {"GATHER_ND input {1, 1, 3, 1, 1}, I 3, indices {1, 1, 1, 1, 1}, J 5: logical 6 entries",
+         gather_nd_desc{f32({1, 1, 3, 1, 1}), u32({1, 1, 1, 1, 1}), f32({1, 1, 1, 1, 1}), 3, 5}, false},
+        {"GATHER_ND the same, J 4: logical 5 entries",
+         gather_nd_desc{f32({1, 1, 3, 1, 1}), u32({1, 1, 1, 1, 1}), f32({1, 1, 1, 1, 1}), 3, 4}, true},
+        {"GATHER_ND input {1, 2, 3}, I 3, indices {1, 2, 1}, J 3: logical {1, 2, 2, 3}",
+         gather_nd_desc{f32({1, 2, 3}), u32({1, 2, 1}), f32({2, 2, 3}), 3, 3}, false},
+        {"GATHER_ND input {1, 2, 3}, I 2, indices {1, 2, 1}, J 3: logical {1, 2, 3}",
+         gather_nd_desc{f32({1, 2, 3}), u32({1, 2, 1}), f32({1, 2, 3}), 2, 3}, true},
+        {"GATHER_ND input {1, 2, 3}, I 2, indices {1, 2, 1}, J 2: logical {2, 3} padded",
+         gather_nd_desc{f32({1, 2, 3}), u32({1, 2, 1}), f32({1, 2, 3}), 2, 2}, true},
+        {"GATHER_ND1 input {1, 1, 2, 3}, I 4, B 1, indices {1, 1, 1, 1}, J 4: logical 5 entries",
+         gather_nd1_desc{f32({1, 1, 2, 3}), u32({1, 1, 1, 1}), f32({1, 1, 2, 3}), 4, 4, 1}, false},
+        {"GATHER_ND1 the same, J 3: logical 4 entries",
+         gather_nd1_desc{f32({1, 1, 2, 3}), u32({1, 1, 1, 1}), f32({1, 1, 2, 3}), 4, 3, 1}, true},
+        {"SCATTER_ND input {1, 1, 3, 1, 1}, I 3, indices {1, 1, 1, 1, 1}, J 5: updates of 6 entries",
+         scatter_nd_desc{f32({1, 1, 3, 1, 1}), u32({1, 1, 1, 1, 1}), f32({1, 1, 1, 1, 1}), f32({1, 1, 3, 1, 1}), 3, 5}, false},
+        {"SCATTER_ND the same, J 4: updates of 5 entries",
+         scatter_nd_desc{f32({1, 1, 3, 1, 1}), u32({1, 1, 1, 1, 1}), f32({1, 1, 1, 1, 1}), f32({1, 1, 3, 1, 1}), 3, 4}, true},
+        {"SCATTER_ND input {1, 4, 3}, I 3, indices {1, 2, 1}, J 3: updates {1, 2, 4, 3}",
+         scatter_nd_desc{f32({1, 4, 3}), u32({1, 2, 1}), f32({2, 4, 3}), f32({1, 4, 3}), 3, 3}, false},
+        {"SCATTER_ND input {1, 4, 3}, I 2, indices {1, 2, 1}, J 3: updates {1, 2, 3}",
+         scatter_nd_desc{f32({1, 4, 3}), u32({1, 2, 1}), f32({1, 2, 3}), f32({1, 4, 3}), 2, 3}, true},
+    };
+    for (const auto& [what, d, accepted] : probes) {
+        INFO(what << ": " << to_string(d));
+        CHECK(dml().accepts(d).has_value() == !accepted);
+        CHECK(validate(d).has_value() == !accepted);
+    }
+}
+
+TEST_CASE("directml: GATHER_ND1's batch sizes and SCATTER_ND's UpdatesTensor DimensionCount go unchecked (known divergences)") {
+    // DirectML 1.15.4 accepts what dmlref refuses (known divergences gather-nd1-batch-sizes-unchecked,
+    // scatter-nd-updates-dimension-count-unchecked); `out` is DirectML's output where it accepts.
+    const auto in9 = floats({1, 2, 3, 4, 5, 6, 7, 8, 9});
+    const auto in4 = floats({1, 2, 3, 4}), up = floats({10, 20, 30, 40});
+    struct probe {
+        const char* what;
+        operator_desc desc;
+        std::vector<std::vector<std::byte>> inputs;
+        std::optional<std::vector<float>> out; // nullopt: refused
+    };
+    const std::vector<probe> probes = {
+        // GATHER_ND1, BatchDimensionCount 1: the output takes the indices' batch sizes.
+        {"index batch 1, input batch 2", gather_nd1_desc{f32({2, 3}), u32({1, 1}), f32({1, 1}), 2, 2, 1},
+         {in9, bytes_of<std::uint32_t>({2})}, std::vector<float>{3}},
+        {"the same, output of the input's batch", gather_nd1_desc{f32({2, 3}), u32({1, 1}), f32({2, 1}), 2, 2, 1},
+         {in9, bytes_of<std::uint32_t>({2})}, std::nullopt},
+        {"index batch 2, input batch 1", gather_nd1_desc{f32({1, 3}), u32({2, 1}), f32({1, 2}), 2, 2, 1},
+         {in9, bytes_of<std::uint32_t>({2, 1})}, std::vector<float>{3, 3}},
+        {"index batch 3, input batch 2", gather_nd1_desc{f32({2, 3}), u32({3, 1}), f32({1, 3}), 2, 2, 1},
+         {in9, bytes_of<std::uint32_t>({2, 1, 0})}, std::vector<float>{3, 5, 6}},
+        {"index batch 2, input batch 3", gather_nd1_desc{f32({3, 3}), u32({2, 1}), f32({1, 2}), 2, 2, 1},
+         {in9, bytes_of<std::uint32_t>({2, 1})}, std::vector<float>{3, 5}},
+        // SCATTER_ND: the updates' sizes compared without their leading 1s.
+        {"updates {1, 2} (the page's rule)", scatter_nd_desc{f32({1, 4}), u32({2, 1}), f32({1, 2}), f32({1, 4}), 1, 2},
+         {in4, bytes_of<std::uint32_t>({2, 0}), up}, std::vector<float>{20, 2, 10, 4}},
+        {"updates {2}", scatter_nd_desc{f32({1, 4}), u32({2, 1}), f32({2}), f32({1, 4}), 1, 2},
+         {in4, bytes_of<std::uint32_t>({2, 0}), up}, std::vector<float>{20, 2, 10, 4}},
+        {"updates {1, 1, 2}", scatter_nd_desc{f32({1, 4}), u32({2, 1}), f32({1, 1, 2}), f32({1, 4}), 1, 2},
+         {in4, bytes_of<std::uint32_t>({2, 0}), up}, std::vector<float>{20, 2, 10, 4}},
+        {"updates {1, 2, 1}", scatter_nd_desc{f32({1, 4}), u32({2, 1}), f32({1, 2, 1}), f32({1, 4}), 1, 2},
+         {in4, bytes_of<std::uint32_t>({2, 0}), up}, std::nullopt},
+        {"updates {2, 1}", scatter_nd_desc{f32({1, 4}), u32({2, 1}), f32({2, 1}), f32({1, 4}), 1, 2},
+         {in4, bytes_of<std::uint32_t>({2, 0}), up}, std::nullopt},
+        {"input {2, 2}, updates {1, 1, 1, 2}", scatter_nd_desc{f32({2, 2}), u32({1, 1}), f32({1, 1, 1, 2}), f32({2, 2}), 2, 2},
+         {in4, bytes_of<std::uint32_t>({1}), up}, std::vector<float>{1, 2, 10, 20}},
+        {"input {2, 2}, updates {1, 2, 1}", scatter_nd_desc{f32({2, 2}), u32({1, 1}), f32({1, 2, 1}), f32({2, 2}), 2, 2},
+         {in4, bytes_of<std::uint32_t>({1}), up}, std::nullopt},
+    };
+    for (const probe& p : probes) {
+        INFO(p.what << ": " << to_string(p.desc));
+        const auto why = dml().accepts(p.desc);
+        CHECK(why.has_value() == !p.out.has_value());
+        if (why || !p.out) continue;
+        const auto out = dml().run(p.desc, spans(p.inputs));
+        CHECK(as_floats(out.back()) == *p.out);
+        // dmlref refuses all of these but the page's own layout.
+        CHECK(validate(p.desc).has_value() == (std::string_view(p.what) != "updates {1, 2} (the page's rule)"));
+    }
+}

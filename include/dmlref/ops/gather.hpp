@@ -14,8 +14,8 @@
 ///   GATHER_ND1 (I = InputDimensionCount, J = IndicesDimensionCount, B = BatchDimensionCount,
 ///   T = Indices.Sizes[N-1], R = I - B - T): the logical output (b, q, r), b of length B, q of
 ///   J - B - 1, r of R, is Out[b, q, r] = In[0..., b, t_0, ..., t_{T-1}, r] with
-///   t_m = wrap(Indices[0..., b, q, m]), right-aligned; a longer shape drops leading entries only
-///   where they are 1. GATHER_ND is GATHER_ND1 with B = 0.
+///   t_m = wrap(Indices[0..., b, q, m]), right-aligned; a logical shape of more than N entries is
+///   refused, whatever they hold (measured on DirectML 1.15.4). GATHER_ND is GATHER_ND1 with B = 0.
 ///
 /// Preconditions (DirectML's pages, operator-facts.md §10-§12, and dmlref's choices marked *):
 /// GATHER: Axis < N; IndexDimensions <= N (the page's example 1 has k = N = 1)*; the leading
@@ -101,7 +101,9 @@ struct logical_source {
 
 /// Fits the logical output into the output's axes, compares the sizes, and fills the walk of
 /// `plan` (walked = the output, addressed = the input). `what` names the parameters for messages,
-/// `walked_field` the walked tensor (SCATTER_ND's UpdatesTensor).
+/// `walked_field` the walked tensor (SCATTER_ND's UpdatesTensor). A shorter logical shape gets
+/// leading 1s; a longer one keeps its last N entries with `keep_last_entries` (GATHER) and is
+/// refused without (GATHER_ND(1), SCATTER_ND: measured on DirectML 1.15.4, docs/directml.md).
 DMLREF_FUNC std::optional<std::string> place_output(std::string_view op, const layout& in, const layout& idx,
                                                const layout& out, const logical_shape& logical,
                                                const std::array<logical_source, 2 * max_plan_rank>& from,
@@ -112,13 +114,12 @@ DMLREF_FUNC std::optional<std::string> place_output(std::string_view op, const l
 {
     const std::size_t n = out.rank;
     std::array<std::size_t, 2 * max_plan_rank> axis_of{};
-    if (keep_last_entries)
-        fit_last_entries(logical_rank, n, axis_of);
-    else if (!fit_logical_shape(logical, logical_rank, n, axis_of))
-        return detail::message("{}: the output sizes {} for {} need {} dimensions; to fit the tensors' DimensionCount {} "
-                               "the leading {} {} must be 1 (only leading 1s are dropped)",
-                               op, extents_text(std::span(logical).first(logical_rank)), what, logical_rank, n,
-                               logical_rank - n, logical_rank - n == 1 ? "entry" : "entries");
+    if (!keep_last_entries && logical_rank > n)
+        return detail::message("{}: {}'s logical sizes {} for {} have {} entries, more than the tensors' "
+                               "DimensionCount {}; {} drops none of them",
+                               op, walked_field, extents_text(std::span(logical).first(logical_rank)), what,
+                               logical_rank, n, op);
+    fit_last_entries(logical_rank, n, axis_of);
     std::array<std::ptrdiff_t, max_plan_rank> expected{};
     for (std::size_t j = 0; j < n; ++j) expected[j] = 1;
     for (std::size_t l = 0; l < logical_rank; ++l)

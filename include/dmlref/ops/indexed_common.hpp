@@ -660,30 +660,8 @@ DMLREF_FUNC std::optional<std::string> check_indexed_buffers(std::string_view op
 #endif
 
 /// Places a logical shape of `logical_rank` entries into `rank` output axes, right-aligned: fewer
-/// entries get leading size-1 axes; more drop their leading entries, which must be 1 (GATHER_ND(1),
-/// SCATTER_ND: not measured past that). GATHER keeps its last `rank` entries whatever the dropped
-/// ones hold (fit_last_entries). Sets `axis_of[l]` to the output axis of logical entry l (or rank
-/// for a dropped one) and returns false where the entries to drop are not all 1.
-DMLREF_FUNC bool fit_logical_shape(const std::array<std::ptrdiff_t, 2 * max_plan_rank>& logical, std::size_t logical_rank,
-                              std::size_t rank, std::array<std::size_t, 2 * max_plan_rank>& axis_of) noexcept
-#if DMLREF_DEFINE_FUNCS
-{
-    std::size_t drop = logical_rank > rank ? logical_rank - rank : 0;
-    std::size_t next = logical_rank < rank ? rank - logical_rank : 0;
-    for (std::size_t l = 0; l < logical_rank; ++l) {
-        if (drop > 0 && next == 0 && logical[l] == 1) {
-            axis_of[l] = rank;
-            --drop;
-        } else {
-            axis_of[l] = next++;
-        }
-    }
-    return drop == 0 && next == rank;
-}
-#else
-;
-#endif
-
+/// entries get leading size-1 axes. Sets `axis_of[l]` to the output axis of logical entry l, or
+/// rank for a dropped one. Only GATHER drops entries (the ND operators refuse a longer shape).
 /// GATHER's fit, measured on DirectML 1.15.4 (docs/directml.md): the output takes the last `rank`
 /// entries of the logical shape, right-aligned, and a dropped entry's axis is read at coordinate 0
 /// whatever its size (input {2, 4, 4}, Axis 1, indices {1, 2, 1}, IndexDimensions 2: the logical
