@@ -346,12 +346,12 @@ inline operator_desc random_reverse_subsequences(rng_t& rng, data_type type) {
     }
 }
 
-/// GATHER_ELEMENTS for `dmlref vectors`: 1 to 5 axes, any Axis, 1 to 4 indices along it, the four
+/// GATHER_ELEMENTS for `dmlref vectors`: 1 to `max_rank` axes (5; the D3D12 suite asks 8), any Axis, 1 to 4 indices along it, the four
 /// index types, every layout random_tensor draws; redrawn until the desc layer accepts it.
-inline operator_desc random_gather_elements(rng_t& rng, data_type type) {
+inline operator_desc random_gather_elements(rng_t& rng, data_type type, std::uint32_t max_rank = 5) {
     constexpr data_type index_types[] = {data_type::uint32, data_type::int32, data_type::uint64, data_type::int64};
     for (;;) {
-        const std::size_t rank = pick(rng, 1, 5);
+        const std::size_t rank = pick(rng, 1, max_rank);
         const auto sizes = random_sizes(rng, rank);
         const auto axis = pick(rng, 0, static_cast<std::uint32_t>(rank - 1));
         auto indices = sizes;
