@@ -153,6 +153,24 @@ struct gather_run {
     bool negative = false, broadcast_indices = false, broadcast_input = false, gaps = false;
 };
 
+/// Runs `desc`, one output and inputs `first` and `second`, on the GPU and the CPU from the same
+/// output bytes (random, drawn from `rng`) and counts a difference in `failures`; the first five of
+/// case `k` are reported when `report`.
+void check_two_inputs(d3d12::context& gpu, rng_t& rng, const operator_desc& desc, std::span<const std::byte> first,
+                      std::span<const std::byte> second, std::size_t k, bool report, int& failures) {
+    const auto initial = random_bytes(rng, outputs_of(desc).front().desc().total_tensor_size_in_bytes);
+    std::vector<std::byte> expected = initial;
+    const std::vector<std::span<const std::byte>> ins = {first, second};
+    const std::vector<std::span<std::byte>> outs = {expected};
+    dmlref::execute(desc, ins, outs);
+    const std::vector<std::span<const std::byte>> initial_spans = {initial};
+    const auto actual = gpu.run(desc, ins, std::span<const std::span<const std::byte>>(initial_spans));
+    if (actual.front() != expected && ++failures <= 5 && report) {
+        INFO("case " << k << ": " << describe(desc));
+        CHECK(actual.front() == expected);
+    }
+}
+
 gather_run run_gather_elements(d3d12::context& gpu, std::size_t cases, bool report) {
     rng_t rng(20261130);
     gather_run run;
@@ -178,17 +196,7 @@ gather_run run_gather_elements(d3d12::context& gpu, std::size_t cases, bool repo
         if (d.indices_tensor.data_type == data_type::int32 || d.indices_tensor.data_type == data_type::int64)
             for (std::size_t at = 0; at + iw <= indices.size(); at += iw)
                 run.negative |= (std::to_integer<unsigned>(indices[at + iw - 1]) & 0x80u) != 0; // the sign bit
-        const auto initial = random_bytes(rng, out.total_tensor_size_in_bytes);
-        std::vector<std::byte> expected = initial;
-        const std::vector<std::span<const std::byte>> ins = {input, indices};
-        const std::vector<std::span<std::byte>> outs = {expected};
-        dmlref::execute(desc, ins, outs);
-        const std::vector<std::span<const std::byte>> initial_spans = {initial};
-        const auto actual = gpu.run(desc, ins, std::span<const std::span<const std::byte>>(initial_spans));
-        if (actual.front() != expected && ++run.failures <= 5 && report) {
-            INFO("case " << k << ": " << describe(desc));
-            CHECK(actual.front() == expected);
-        }
+        check_two_inputs(gpu, rng, desc, input, indices, k, report, run.failures);
     }
     return run;
 }
@@ -246,17 +254,7 @@ reverse_run run_reverse_subsequences(d3d12::context& gpu, std::size_t cases, boo
             std::memcpy(&v, lengths.data() + at, lw);
             run.past_axis |= v > d.input_tensor.sizes[d.axis];
         }
-        const auto initial = random_bytes(rng, d.output_tensor.total_tensor_size_in_bytes);
-        std::vector<std::byte> expected = initial;
-        const std::vector<std::span<const std::byte>> ins = {input, lengths};
-        const std::vector<std::span<std::byte>> outs = {expected};
-        dmlref::execute(desc, ins, outs);
-        const std::vector<std::span<const std::byte>> initial_spans = {initial};
-        const auto actual = gpu.run(desc, ins, std::span<const std::span<const std::byte>>(initial_spans));
-        if (actual.front() != expected && ++run.failures <= 5 && report) {
-            INFO("case " << k << ": " << describe(desc));
-            CHECK(actual.front() == expected);
-        }
+        check_two_inputs(gpu, rng, desc, input, lengths, k, report, run.failures);
     }
     return run;
 }
