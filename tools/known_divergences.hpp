@@ -328,6 +328,19 @@ inline std::string one_hot_pattern(const operator_desc& d, std::span<const std::
     return std::equal(predicted.begin(), predicted.end(), actual.begin(), actual.end()) ? "one-hot-on-value-past-last-axis" : "";
 }
 
+/// How DirectML's output differs from dmlref's, in a known divergence's terms: difference_pattern
+/// of the compared elements (`expected`, `actual`), else slice_grad_pattern, else one_hot_pattern,
+/// on the first output buffer as DirectML wrote it (`actual_buffer`, started as `before`) from
+/// `inputs`; "" where none applies.
+inline std::string output_difference(const operator_desc& d, std::span<const std::byte> expected, std::span<const std::byte> actual,
+                                     std::span<const std::span<const std::byte>> inputs, std::span<const std::byte> before,
+                                     std::span<const std::byte> actual_buffer) {
+    std::string pattern = difference_pattern(data_type_of(d), expected, actual);
+    if (pattern.empty() && !inputs.empty()) pattern = slice_grad_pattern(d, inputs[0], before, actual_buffer);
+    if (pattern.empty()) pattern = one_hot_pattern(d, inputs, before, actual_buffer);
+    return pattern;
+}
+
 /// The divergences of the JSON file at `path` ("" = none).
 inline std::vector<known_divergence> load_known(const std::string& path) {
     std::vector<known_divergence> known;

@@ -202,11 +202,9 @@ struct run_backend {
                 const compare_report report = compare(type, compared_sizes(d), e, a, {}, &d);
                 if (!report.equal()) {
                     // How the outputs differ, as directml-parity names it.
-                    std::string pattern = parity::difference_pattern(type, e, a);
-                    if (pattern.empty() && !ins.empty() && !theirs.empty()) {
-                        pattern = parity::slice_grad_pattern(d, ins[0], before, theirs[0]);
-                        if (pattern.empty()) pattern = parity::one_hot_pattern(d, ins, before, theirs[0]);
-                    }
+                    const std::string pattern =
+                        theirs.empty() ? parity::difference_pattern(type, e, a)
+                                       : parity::output_difference(d, e, a, ins, before, theirs[0]);
                     const auto k = std::find_if(known.begin(), known.end(), [&](const parity::known_divergence& x) {
                         return x.covers("output", to_string(type_of(d)), "", d, pattern);
                     });
