@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -194,16 +195,17 @@ TEST_CASE("d3d12: SPLIT, a dispatch per output from its part of the input, 2- an
     CHECK(values_of<std::uint64_t>(pieces[1], 5) == std::vector<std::uint64_t>{high + 3, high + 4, 0, high + 5, high + 6});
 }
 
-TEST_CASE("d3d12: the indexed operators but GATHER_ELEMENTS have no kernel: the backend refuses them by name", "[d3d12]") {
+TEST_CASE("d3d12: SCATTER_ELEMENTS and SCATTER_ND have no kernel: the backend refuses them by name", "[d3d12]") {
     const auto t = [](std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::float32, std::move(sizes)); };
-    const operator_desc gather = gather_desc{t({4}), make_buffer_tensor_desc(data_type::uint32, {2}), t({2}), 0, 1};
-    CHECK_THROWS_MATCHES(d3d12::kernels::make_dispatches(gather), validation_error,
-                         Catch::Message("GATHER: no D3D12 kernel runs GATHER yet: the input element each output "
-                                        "element takes depends on the values of another input tensor (the CPU "
+    const operator_desc scatter = scatter_elements_desc{t({4}), make_buffer_tensor_desc(data_type::uint32, {2}), t({2}),
+                                                        t({4}), 0};
+    CHECK_THROWS_MATCHES(d3d12::kernels::make_dispatches(scatter), validation_error,
+                         Catch::Message("SCATTER_ELEMENTS: no D3D12 kernel runs SCATTER_ELEMENTS yet: the output element "
+                                        "each update lands on depends on the values of another input tensor (the CPU "
                                         "library runs it)"));
-    const std::vector<std::byte> data(16), indices(8);
-    const std::vector<std::span<const std::byte>> both = {data, indices};
-    CHECK_THROWS_WITH(gpu().run(gather, both), Catch::StartsWith("GATHER: no D3D12 kernel runs"));
+    const std::vector<std::byte> data(16), indices(8), updates(8);
+    const std::vector<std::span<const std::byte>> three = {data, indices, updates};
+    CHECK_THROWS_WITH(gpu().run(scatter, three), Catch::StartsWith("SCATTER_ELEMENTS: no D3D12 kernel runs"));
     // JOIN and SPLIT take a dispatch per part: make_params (one dispatch) points there; a wrong
     // number of buffers is refused before any GPU work.
     const operator_desc join = join_desc{{t({1, 1, 1, 2}), t({1, 1, 1, 2})}, t({1, 1, 1, 4}), 3};
@@ -474,4 +476,100 @@ TEST_CASE("d3d12: REVERSE_SUBSEQUENCES, a length past the axis read as DirectML 
                                         bytes_of(std::vector<std::uint64_t>{(std::uint64_t{1} << 32) + 2, 0, 3})})));
     CHECK(values_of<std::uint8_t>(w.front(), 15) ==
           std::vector<std::uint8_t>{4, 4, 4, 4, 4, 10, 11, 12, 13, 14, 22, 21, 20, 23, 24});
+}
+
+TEST_CASE("d3d12: GATHER, DirectML's examples, negative indices, and an index out of range refused as the CPU library "
+          "refuses it",
+          "[d3d12]") {
+    const auto t = [](data_type type, std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(type, std::move(sizes)); };
+    const auto run = [](const operator_desc& desc, const std::vector<std::byte>& a, const std::vector<std::byte>& b) {
+        return gpu().run(desc, std::span<const std::span<const std::byte>>(spans_of({a, b}))).front();
+    };
+    // 1-D remapping: {11, 12, 13, 14} by {3, 1, 3, 0, 2}.
+    const operator_desc one_d = gather_desc{t(data_type::float32, {4}), t(data_type::uint32, {5}), t(data_type::float32, {5}), 0, 1};
+    CHECK(values_of<float>(run(one_d, bytes_of(std::vector<float>{11, 12, 13, 14}),
+                               bytes_of(std::vector<std::uint32_t>{3, 1, 3, 0, 2})),
+                           5) == std::vector<float>{14, 12, 14, 11, 13});
+    // Axis 1, IndexDimensions 2 (ONNX's Gather example): {1, 3, 2} by {1, 2, 2} -> {2, 2, 2}, the
+    // indices as INT64 with negative ones.
+    const operator_desc rows = gather_desc{t(data_type::float32, {1, 3, 2}), t(data_type::int64, {1, 2, 2}),
+                                           t(data_type::float32, {2, 2, 2}), 1, 2};
+    CHECK(values_of<float>(run(rows, bytes_of(std::vector<float>{1, 2, 3, 4, 5, 6}),
+                               bytes_of(std::vector<std::int64_t>{-3, 1, -2, 2})),
+                           8) == std::vector<float>{1, 2, 3, 4, 3, 4, 5, 6});
+    // IndexDimensions 2 on a 2-D input: the logical {3, 1, 2} keeps its last 2 entries, row 0.
+    const operator_desc dropped = gather_desc{t(data_type::uint8, {3, 2}), t(data_type::int32, {1, 2}),
+                                              t(data_type::uint8, {1, 2}), 1, 2};
+    CHECK(values_of<std::uint8_t>(run(dropped, bytes_of(std::vector<std::uint8_t>{1, 2, 3, 4, 5, 6, 0, 0}),
+                                      bytes_of(std::vector<std::int32_t>{1, -2})),
+                                  2) == std::vector<std::uint8_t>{2, 1});
+    // 3 is outside [-3, 3): the same validation_error as dmlref::execute, before any dispatch.
+    const auto bad = bytes_of(std::vector<std::int64_t>{0, 1, 3, 2});
+    const auto in = bytes_of(std::vector<float>{1, 2, 3, 4, 5, 6});
+    std::vector<std::byte> cpu_out(32);
+    std::string cpu_message;
+    try {
+        dmlref::execute(rows, std::vector<std::span<const std::byte>>{in, bad}, std::vector<std::span<std::byte>>{cpu_out});
+    } catch (const validation_error& e) {
+        cpu_message = e.what();
+    }
+    REQUIRE_THAT(cpu_message, Catch::StartsWith("GATHER:") && Catch::Contains("3"));
+    CHECK_THROWS_MATCHES(run(rows, in, bad), validation_error, Catch::Message(cpu_message));
+}
+
+TEST_CASE("d3d12: GATHER_ND and GATHER_ND1, DirectML's examples and ONNX's batch example", "[d3d12]") {
+    const auto t = [](data_type type, std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(type, std::move(sizes)); };
+    const auto run = [](const operator_desc& desc, const std::vector<std::byte>& a, const std::vector<std::byte>& b) {
+        return gpu().run(desc, std::span<const std::span<const std::byte>>(spans_of({a, b}))).front();
+    };
+    // 2-D remapping: tuples (0, 1) and (1, 0) of a {2, 2, 2} input take its rows {2, 3} and {4, 5}.
+    const operator_desc nd = gather_nd_desc{t(data_type::int16, {1, 2, 2, 2}), t(data_type::uint64, {1, 1, 2, 2}),
+                                            t(data_type::int16, {1, 1, 2, 2}), 3, 2};
+    CHECK(values_of<std::int16_t>(run(nd, bytes_of(std::vector<std::int16_t>{0, 1, 2, 3, 4, 5, 6, 7}),
+                                      bytes_of(std::vector<std::uint64_t>{0, 1, 1, 0})),
+                                  4) == std::vector<std::int16_t>{2, 3, 4, 5});
+    // With a batch dimension (ND1), tuples of 2 with a negative entry.
+    const operator_desc batch = gather_nd1_desc{t(data_type::float32, {1, 3, 2, 2}), t(data_type::int32, {1, 3, 2, 2}),
+                                                t(data_type::float32, {1, 1, 3, 2}), 3, 3, 1};
+    CHECK(values_of<float>(run(batch, bytes_of(std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}),
+                               bytes_of(std::vector<std::int32_t>{0, 0, 1, -1, 1, 1, -2, 0, 0, 1, 1, 0})),
+                           6) == std::vector<float>{0, 3, 7, 4, 9, 10});
+    // ONNX GatherND, batch_dims 1, INT64 indices: {2, 2, 2} by {1, 2, 1} -> {1, 2, 2}.
+    const operator_desc onnx = gather_nd1_desc{t(data_type::float64, {2, 2, 2}), t(data_type::int64, {1, 2, 1}),
+                                               t(data_type::float64, {1, 2, 2}), 3, 2, 1};
+    CHECK(values_of<double>(run(onnx, bytes_of(std::vector<double>{0, 1, 2, 3, 4, 5, 6, 7}),
+                                bytes_of(std::vector<std::int64_t>{1, 0})),
+                            4) == std::vector<double>{2, 3, 4, 5});
+}
+
+TEST_CASE("d3d12: ONE_HOT, DirectML's examples and out-of-range indices of every type as OffValue", "[d3d12]") {
+    const auto t = [](data_type type, std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(type, std::move(sizes)); };
+    const auto run = [](const operator_desc& desc, const std::vector<std::byte>& a, const std::vector<std::byte>& b) {
+        return gpu().run(desc, std::span<const std::span<const std::byte>>(spans_of({a, b}))).front();
+    };
+    const auto values = bytes_of(std::vector<float>{0, 1});
+    const operator_desc axis3 = one_hot_desc{t(data_type::uint32, {1, 1, 3, 1}), t(data_type::float32, {1, 1, 1, 2}),
+                                             t(data_type::float32, {1, 1, 3, 4}), 3};
+    CHECK(values_of<float>(run(axis3, bytes_of(std::vector<std::uint32_t>{0, 3, 2}), values), 12) ==
+          std::vector<float>{1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0});
+    const operator_desc axis2 = one_hot_desc{t(data_type::uint32, {1, 1, 1, 4}), t(data_type::float32, {1, 1, 1, 2}),
+                                             t(data_type::float32, {1, 1, 3, 4}), 2};
+    CHECK(values_of<float>(run(axis2, bytes_of(std::vector<std::uint32_t>{0, 2, 1, 0}), values), 12) ==
+          std::vector<float>{1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0});
+    // Values {1, 1, 3, 1}: OffValue 4, OnValue 2 (the innermost axis of size > 1), the 9 unused.
+    const operator_desc three = one_hot_desc{t(data_type::int32, {1, 1, 3, 1}), t(data_type::float32, {1, 1, 3, 1}),
+                                             t(data_type::float32, {1, 1, 3, 4}), 3};
+    CHECK(values_of<float>(run(three, bytes_of(std::vector<std::int32_t>{-4, 100, 3}),
+                               bytes_of(std::vector<float>{4, 2, 9})),
+                           12) == std::vector<float>{2, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 2});
+    // 16-bit elements, two to a word; 64-bit indices past 2^32 and 2^63 hit nothing.
+    const auto u16 = bytes_of(std::vector<std::uint16_t>{7, 9});
+    const operator_desc i64 = one_hot_desc{t(data_type::int64, {4, 1}), t(data_type::uint16, {1, 2}),
+                                           t(data_type::uint16, {4, 3}), 1};
+    CHECK(values_of<std::uint16_t>(run(i64, bytes_of(std::vector<std::int64_t>{-4, std::numeric_limits<std::int64_t>::min(), 3, -1}), u16),
+                                   12) == std::vector<std::uint16_t>{7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 9});
+    const operator_desc u64 = one_hot_desc{t(data_type::uint64, {4, 1}), t(data_type::uint16, {1, 2}),
+                                           t(data_type::uint16, {4, 3}), 1};
+    CHECK(values_of<std::uint16_t>(run(u64, bytes_of(std::vector<std::uint64_t>{(std::uint64_t{1} << 32) + 1, std::uint64_t{1} << 63, 2, 0}), u16),
+                                   12) == std::vector<std::uint16_t>{7, 7, 7, 7, 7, 7, 7, 7, 9, 9, 7, 7});
 }

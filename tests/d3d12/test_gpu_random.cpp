@@ -4,6 +4,7 @@
 // buffer starts as random bytes on both sides, so bytes outside the tensor must keep them.
 #include <dmlref/d3d12.hpp>
 
+#include "parity_cases.hpp" // parity::detail::random_indexed_base, index_input
 #include "random_cases.hpp"
 
 #include <catch2/catch.hpp>
@@ -275,5 +276,83 @@ TEST_CASE("d3d12: GPU == CPU on 800 random REVERSE_SUBSEQUENCES descs, lengths p
 TEST_CASE("d3d12: a REVERSE_SUBSEQUENCES kernel that clamps lengths to the axis fails the random suite", "[d3d12][random]") {
     d3d12::context wrong({.fault = d3d12::testing::kernel_fault::reverse_clamp_to_axis});
     const reverse_run run = run_reverse_subsequences(wrong, 800, false);
+    CHECK(run.failures > 5);
+}
+
+namespace {
+
+/// How many of `cases` random descs of indexed operator `op` (the DirectML parity run's draw:
+/// ranks 1 to 8, every data and index type, strided and broadcast layouts) the GPU gets bit for
+/// bit as the CPU, on the parity run's index bytes (negative ones included; ONE_HOT's up to two
+/// past the axis). A quarter of ONE_HOT's 64-bit indices get a random high word too (out of range:
+/// the sequence stays OffValue).
+struct indexed_run {
+    int failures = 0;
+    std::set<std::size_t> widths, ranks;
+    std::set<data_type> index_types;
+    bool negative = false, high_word = false;
+};
+
+indexed_run run_indexed(d3d12::context& gpu, operator_type op, std::size_t cases, std::uint64_t seed, bool report) {
+    rng_t rng(seed);
+    indexed_run run;
+    for (std::size_t k = 0; k < cases; ++k) {
+        const operator_desc desc = parity::detail::random_indexed_base(rng, op);
+        REQUIRE_FALSE(validate(desc));
+        const auto ins = inputs_of(desc);
+        const std::size_t index_at = op == operator_type::one_hot ? 0 : 1;
+        const buffer_tensor_desc& idx = ins[index_at].desc();
+        const buffer_tensor_desc& data = ins[1 - index_at].desc();
+        run.widths.insert(element_size(data.data_type));
+        run.ranks.insert(idx.sizes.size());
+        run.index_types.insert(idx.data_type);
+        auto indices = parity::detail::index_input(desc, rng());
+        const std::size_t iw = element_size(idx.data_type);
+        for (std::size_t at = 0; at + iw <= indices.size(); at += iw) {
+            if (op == operator_type::one_hot && iw == 8 && chance(rng, 25)) {
+                const std::uint32_t high = pick(rng, 1, 0xffff'fffeu);
+                std::memcpy(indices.data() + at + 4, &high, 4);
+                run.high_word = true;
+            }
+            if (idx.data_type == data_type::int32 || idx.data_type == data_type::int64)
+                run.negative |= (std::to_integer<unsigned>(indices[at + iw - 1]) & 0x80u) != 0; // the sign bit
+        }
+        const auto values = random_bytes(rng, data.total_tensor_size_in_bytes);
+        if (index_at == 0) check_two_inputs(gpu, rng, desc, indices, values, k, report, run.failures);
+        else check_two_inputs(gpu, rng, desc, values, indices, k, report, run.failures);
+    }
+    return run;
+}
+
+} // namespace
+
+TEST_CASE("d3d12: GPU == CPU on 600 random descs each of GATHER, GATHER_ND, GATHER_ND1 and ONE_HOT, every width, "
+          "index type and rank 1 to 8",
+          "[d3d12][random]") {
+    d3d12::context gpu;
+    std::uint64_t seed = 20261201;
+    for (operator_type op : {operator_type::gather, operator_type::gather_nd, operator_type::gather_nd1,
+                             operator_type::one_hot}) {
+        INFO(to_string(op));
+        const indexed_run run = run_indexed(gpu, op, 600, seed++, true);
+        CHECK(run.failures == 0);
+        CHECK(run.widths == std::set<std::size_t>{1, 2, 4, 8});
+        CHECK(run.ranks == std::set<std::size_t>{1, 2, 3, 4, 5, 6, 7, 8});
+        CHECK(run.index_types.size() == 4);
+        CHECK(run.negative);
+        if (op == operator_type::one_hot) CHECK(run.high_word);
+    }
+}
+
+TEST_CASE("d3d12: a gather kernel that reads a tuple's first index for each entry fails the GATHER_ND suite",
+          "[d3d12][random]") {
+    d3d12::context wrong({.fault = d3d12::testing::kernel_fault::gather_tuple_first_entry});
+    const indexed_run run = run_indexed(wrong, operator_type::gather_nd, 200, 20261202, false);
+    CHECK(run.failures > 10);
+}
+
+TEST_CASE("d3d12: a ONE_HOT kernel that ignores a 64-bit index's high word fails the ONE_HOT suite", "[d3d12][random]") {
+    d3d12::context wrong({.fault = d3d12::testing::kernel_fault::one_hot_low_word_only});
+    const indexed_run run = run_indexed(wrong, operator_type::one_hot, 200, 20261204, false);
     CHECK(run.failures > 5);
 }

@@ -198,8 +198,8 @@ public:
                     throw validation_error(fmt::format("{}: {} and {} are bound to the same resource", op, outs[j].field,
                                                        outs[k].field));
         }
-        if (const auto* gather = std::get_if<gather_elements_desc>(&desc); gather && inputs.size() == 2)
-            check_indices(*gather, inputs[1]); // (its two inputs are checked above; the size test keeps GCC's bounds analysis quiet)
+        if (kernels::is_gather(type_of(desc)) && inputs.size() == 2)
+            check_indices(desc, inputs[1]); // (its two inputs are checked above; the size test keeps GCC's bounds analysis quiet)
         dispatch(steps, inputs, outputs);
     }
 
@@ -393,18 +393,16 @@ private:
         create_root_signature();
     }
 
-    /// GATHER_ELEMENTS' kernel trusts every index to lie in [-size, size) along Axis: reads the
-    /// index buffer back and checks each as dmlref::execute does (the same validation_error).
-    void check_indices(const gather_elements_desc& d, ID3D12Resource* indices) {
-        const std::vector<std::byte> bytes = readback(indices, d.indices_tensor.total_tensor_size_in_bytes);
-        const dmlref::detail::layout in = dmlref::detail::desc_layout(d.input_tensor);
-        dmlref::detail::throw_if(dmlref::detail::check_indices(
-            "GATHER_ELEMENTS", "IndicesTensor", bytes.data(), dmlref::detail::desc_layout(d.indices_tensor),
-            d.indices_tensor.data_type, "InputTensor", dmlref::detail::index_axes{d.axis, false, &in}));
+    /// The gather kernel trusts every index it reads to lie in [-size, size) along its axis: reads
+    /// the index buffer back and checks each as dmlref::execute does (the same validation_error).
+    void check_indices(const operator_desc& desc, ID3D12Resource* indices) {
+        const std::vector<std::byte> bytes =
+            readback(indices, inputs_of(desc)[1].desc().total_tensor_size_in_bytes);
+        kernels::check_gather_indices(desc, bytes.data());
     }
 
     /// b0: the 16-word header as root constants; b1: the axis table as a root CBV; t0, u0 and t1
-    /// (GATHER_ELEMENTS' indices) as root descriptors of raw buffers.
+    /// (the indices or lengths) as root descriptors of raw buffers.
     void create_root_signature() {
         D3D12_ROOT_PARAMETER params[5] = {};
         params[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;

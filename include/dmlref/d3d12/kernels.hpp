@@ -2,8 +2,9 @@
 /// \file kernels.hpp
 /// The compute kernels, assembled with the DXBC emitter, and the parameters the host passes them.
 /// Each kernel mirrors a file in shaders/ (slice.hlsl, depth_space.hlsl, padding.hlsl,
-/// slice_grad.hlsl, gather_elements.hlsl, reverse_subsequences.hlsl, sharing layout.hlsli and main.hlsli): the HLSL is the readable source, this file its hand translation,
-/// statement by statement.
+/// slice_grad.hlsl, gather.hlsl, reverse_subsequences.hlsl, one_hot.hlsl, sharing layout.hlsli and
+/// main.hlsli): the HLSL is the readable source, this file its hand translation, statement by
+/// statement.
 ///
 /// Every kernel computes its operator's index equation itself, from DirectML's parameters:
 ///   - a thread owns one unit of the output buffer: one 32-bit word for 1-, 2- and 4-byte
@@ -24,13 +25,18 @@
 /// tests its element offsets against that sub-view, so it writes only the part's elements and
 /// keeps every other lane of its word: dispatches over one output buffer compose.
 ///
-/// GATHER_ELEMENTS reads a second raw buffer, the indices (t1). The host has checked every index
-/// against the input's Axis size first (the CPU library's own check and message), so the kernel
-/// trusts each to lie in [-size, size) with size < 2^31: the low word of an index element then
-/// carries its value, sign included (INT64's high word is only its sign extension), and a negative
-/// value is wrapped by adding the size. REVERSE_SUBSEQUENCES reads its SequenceLengthsTensor the
-/// same way (t1); lengths are never refused, so its kernel reads the whole value (both words of a
-/// UINT64) and clamps it as the CPU library does.
+/// The gather kernel runs GATHER, GATHER_ELEMENTS, GATHER_ND and GATHER_ND1 from the CPU library's
+/// own gather plan (dmlref::detail::gather_plan, filled by the ops' shape rules): per output axis
+/// an input and an index stride, then a tuple of indices (one for GATHER and GATHER_ELEMENTS, T for
+/// the ND ops) that each move the input element along their axis. It reads a second raw buffer,
+/// the indices (t1). The host has checked every index the plan reads first (the CPU library's own
+/// check and message), so the kernel trusts each to lie in [-size, size) with size < 2^31: the low
+/// word of an index element then carries its value, sign included (INT64's high word is only its
+/// sign extension), and a negative value is wrapped by adding the size. REVERSE_SUBSEQUENCES reads
+/// its SequenceLengthsTensor the same way (t1); lengths are never refused, so its kernel reads the
+/// whole value (both words of a UINT64) and clamps it as the CPU library does. ONE_HOT's indices
+/// are never refused either (one out of range leaves its sequence OffValue): its kernel reads the
+/// whole index and tests the range itself; t0 is the ValuesTensor.
 
 #include <algorithm>
 #include <array>
@@ -50,19 +56,20 @@
 
 namespace dmlref::d3d12 {
 
-/// The four kernels: one per operator family (ELEMENT_WISE_IDENTITY, TILE and UPSAMPLE_2D run on
-/// the slice and padding kernels through their parameters).
-enum class kernel_family : std::uint32_t { slice, depth_space, padding, slice_grad, gather_elements, reverse_subsequences };
+/// The kernels: one per operator family (ELEMENT_WISE_IDENTITY, TILE, UPSAMPLE_2D, JOIN and SPLIT
+/// run on the slice and padding kernels through their parameters; the four gathers on one).
+enum class kernel_family : std::uint32_t { slice, depth_space, padding, slice_grad, gather, reverse_subsequences, one_hot };
 
-/// "slice", "depth_space", "padding", "slice_grad".
+/// "slice", "depth_space", "padding", "slice_grad", "gather", "reverse_subsequences", "one_hot".
 constexpr std::string_view to_string(kernel_family family) noexcept {
     switch (family) {
     case kernel_family::slice: return "slice";
     case kernel_family::depth_space: return "depth_space";
     case kernel_family::padding: return "padding";
     case kernel_family::slice_grad: return "slice_grad";
-    case kernel_family::gather_elements: return "gather_elements";
+    case kernel_family::gather: return "gather";
     case kernel_family::reverse_subsequences: return "reverse_subsequences";
+    case kernel_family::one_hot: return "one_hot";
     }
     return "unknown";
 }
@@ -74,8 +81,10 @@ enum class kernel_fault : std::uint32_t {
     swapped_depth_space_order, ///< depth/space kernels use the other DEPTH_COLUMN_ROW / COLUMN_ROW_DEPTH order
     off_by_one_fold,           ///< the padding kernel folds with a period one too long
     slice_grad_no_gaps,        ///< the SLICE_GRAD kernel takes every coordinate of the window's span, gaps included
-    gather_negative_from_start, ///< the GATHER_ELEMENTS kernel counts a negative index -1 - i from the start (to i), not the end
+    gather_negative_from_start, ///< the gather kernel counts a negative index -1 - i from the start (to i), not the end
     reverse_clamp_to_axis,      ///< the REVERSE_SUBSEQUENCES kernel clamps a length past the axis to its size (DirectML's page, not DirectML)
+    gather_tuple_first_entry,   ///< the gather kernel reads a tuple's first index for each of its entries
+    one_hot_low_word_only,      ///< the ONE_HOT kernel ignores a 64-bit index's high word (2^32 + i hits i)
 };
 } // namespace testing
 
@@ -98,10 +107,15 @@ enum header_word : std::uint32_t {
     input_strides = 8, ///< depth/space: the input's element strides of N, C, H, W (4 words)
     input_base = 12,   ///< the input element the tensor starts at (SPLIT's part in the whole input; else 0)
     output_base = 13,  ///< the output element the tensor starts at (JOIN's part in the whole output; else 0)
-    // GATHER_ELEMENTS and REVERSE_SUBSEQUENCES (the depth/space words, unused there):
-    index_shift = 8,        ///< log2 of the index (length) element's bytes: 2 (32-bit) or 3 (64-bit)
-    gather_axis_stride = 9, ///< the input's element stride along Axis
-    gather_axis_size = 10,  ///< the input's size along Axis (negative indices count back from it; lengths clamp to it)
+    // The gather, REVERSE_SUBSEQUENCES and ONE_HOT kernels (the depth/space words, unused there):
+    index_shift = 8,         ///< log2 of the index (length) element's bytes: 2 (32-bit) or 3 (64-bit)
+    tuple_count = 9,         ///< gather: indices per tuple (cb1 rows 8 + m: the entries' axis stride and size)
+    tuple_step = 10,         ///< gather: the index-tensor stride between a tuple's entries
+    sequence_stride = 9,     ///< REVERSE_SUBSEQUENCES: the input's element stride along Axis
+    sequence_size = 10,      ///< REVERSE_SUBSEQUENCES: the input's size along Axis (lengths clamp to it);
+                             ///< ONE_HOT: the output's (negative indices count back from it)
+    on_value = 9,            ///< ONE_HOT: OnValue's element in the ValuesTensor (OffValue is element 0)
+    index_signed = 11,       ///< ONE_HOT: all ones for INT32 and INT64 indices, else 0
 };
 
 /// Everything a dispatch needs besides the buffers.
@@ -114,10 +128,11 @@ struct dispatch_params {
     ///   row 8 + k = (b, n, the axis' position in the desc, 0)
     /// slice: a = CopyStart, b = the signed window stride; padding: a = StartPadding, b = input size;
     /// slice_grad: a = CopyStart, b = the signed window stride, n = the InputGradientTensor's size;
-    /// gather_elements: input stride 0 on Axis (the index supplies it), a = 0, b = 1, and the
-    /// row's fourth word (8 + k, w) the IndicesTensor's stride; reverse_subsequences: the same with
-    /// the SequenceLengthsTensor's stride (0 on Axis) and n = 1 on Axis (the row whose coordinate
-    /// is the position in the sequence), else 0.
+    /// gather: the plan's input step (0 where the indices choose), a = 0, and the row's fourth word
+    /// (8 + k, w) its index step; rows 8 + m, x and y, hold tuple entry m's input stride and size.
+    /// reverse_subsequences: input stride 0 on Axis, b = 1, the SequenceLengthsTensor's stride (0 on
+    /// Axis) in w and n = 1 on Axis (the row whose coordinate is the position in the sequence),
+    /// else 0; one_hot: input stride 0, the IndicesTensor's stride (0 on Axis) in w, n as reverse's.
     std::array<std::uint32_t, axis_rows * 4> axes{};
     std::uint32_t units = 0;
 };
@@ -132,20 +147,26 @@ struct dispatch_step {
     std::size_t indices = 0;
 };
 
-/// Whether a kernel runs operator `type`: every data-movement operator but GATHER, GATHER_ND,
-/// GATHER_ND1, SCATTER_ELEMENTS, SCATTER_ND and ONE_HOT.
-constexpr bool has_kernel(operator_type type) noexcept {
-    return !has_data_dependent_mapping(type) || type == operator_type::gather_elements ||
-           type == operator_type::reverse_subsequences;
+/// Whether operator `type` is one the gather kernel runs: GATHER, GATHER_ELEMENTS, GATHER_ND and
+/// GATHER_ND1.
+constexpr bool is_gather(operator_type type) noexcept {
+    return type == operator_type::gather || type == operator_type::gather_elements ||
+           type == operator_type::gather_nd || type == operator_type::gather_nd1;
 }
 
-/// Throws validation_error for the operators no kernel runs: the indexed operators but
-/// GATHER_ELEMENTS, where the input element an output element takes depends on
-/// another tensor's values.
+/// Whether a kernel runs operator `type`: every data-movement operator but SCATTER_ELEMENTS and
+/// SCATTER_ND.
+constexpr bool has_kernel(operator_type type) noexcept {
+    return !has_data_dependent_mapping(type) || is_gather(type) || type == operator_type::reverse_subsequences ||
+           type == operator_type::one_hot;
+}
+
+/// Throws validation_error for the operators no kernel runs: SCATTER_ELEMENTS and SCATTER_ND,
+/// where the output element an input element lands on depends on another tensor's values.
 inline void refuse_without_kernel(operator_type type) {
     if (!has_kernel(type))
-        throw validation_error(fmt::format("{}: no D3D12 kernel runs {} yet: the input element each output element "
-                                           "takes depends on the values of another input tensor (the CPU library "
+        throw validation_error(fmt::format("{}: no D3D12 kernel runs {} yet: the output element each update "
+                                           "lands on depends on the values of another input tensor (the CPU library "
                                            "runs it)",
                                            to_string(type), to_string(type)));
 }
@@ -188,6 +209,25 @@ inline std::pair<detail::layout, detail::layout> split_scaled_axes(const detail:
     return {split_in, split_out};
 }
 
+/// The axes of an output of `rank` axes by decreasing stride; size-1 axes last (their rows then
+/// take stride 1, so their coordinate is the remainder, which must be 0).
+inline std::array<std::size_t, dmlref::detail::max_plan_rank>
+axis_order(std::size_t rank, const std::array<std::ptrdiff_t, dmlref::detail::max_plan_rank>& extents,
+           const std::array<std::ptrdiff_t, dmlref::detail::max_plan_rank>& strides) {
+    std::array<std::size_t, dmlref::detail::max_plan_rank> order{};
+    std::iota(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(rank), std::size_t{0});
+    auto key = [&](std::size_t a) { return extents[a] == 1 ? std::ptrdiff_t{0} : strides[a]; };
+    std::stable_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(rank),
+                     [&](std::size_t a, std::size_t b) { return key(a) > key(b); });
+    return order;
+}
+
+/// Threads of a dispatch over an output buffer of `bytes` with elements of `width` bytes: one per
+/// word, or per element for 8-byte ones.
+constexpr std::uint32_t unit_count_of(std::uint64_t bytes, std::uint32_t width) noexcept {
+    return static_cast<std::uint32_t>(width == 8 ? bytes / 8 : bytes / 4);
+}
+
 /// The parameters of a valid desc with one input and one output (the caller has checked their
 /// addressing: check_32bit_addressing).
 template <class D> dispatch_params single_params(const D& d) {
@@ -198,16 +238,8 @@ template <class D> dispatch_params single_params(const D& d) {
     // into (input size, scale), the inner axis stepping 0 through the input (the CPU
     // plan's view, detail::plan_upsample). A 5-D tensor becomes 7 axes; the table has 8.
     if constexpr (std::is_same_v<D, upsample_2d_desc>) std::tie(in, out) = split_scaled_axes(in, out);
-    const std::uint64_t out_bytes = calc_buffer_tensor_size(d.output_tensor);
-    p.units = static_cast<std::uint32_t>(p.width == 8 ? out_bytes / 8 : out_bytes / 4);
-
-    // Output axes by decreasing stride; size-1 axes last, with stride 1 (their coordinate
-    // is then the remainder, which must be 0).
-    std::array<std::size_t, dmlref::detail::max_plan_rank> order{};
-    std::iota(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(out.rank), std::size_t{0});
-    auto key = [&](std::size_t a) { return out.extents[a] == 1 ? std::ptrdiff_t{0} : out.strides[a]; };
-    std::stable_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(out.rank),
-                     [&](std::size_t a, std::size_t b) { return key(a) > key(b); });
+    p.units = unit_count_of(calc_buffer_tensor_size(d.output_tensor), p.width);
+    const auto order = axis_order(out.rank, out.extents, out.strides);
     auto& h = p.header;
     h[rank] = static_cast<std::uint32_t>(out.rank);
     auto u32 = [](std::ptrdiff_t v) { return static_cast<std::uint32_t>(v); };
@@ -238,11 +270,6 @@ template <class D> dispatch_params single_params(const D& d) {
         } else if constexpr (std::is_same_v<D, tile_desc>) {
             row[3] = 0; // PADDING in WRAP mode with StartPadding 0: input coordinate = o mod input size
             row2[0] = u32(in.extents[a]);
-        } else if constexpr (std::is_same_v<D, gather_elements_desc>) {
-            row[2] = a == d.axis ? 0u : u32(in.strides[a]); // Axis' input coordinate is the index
-            row[3] = 0;
-            row2[0] = 1;
-            row2[3] = u32(detail::layout_of(d.indices_tensor).strides[a]);
         } else if constexpr (std::is_same_v<D, reverse_subsequences_desc>) {
             row[2] = a == d.axis ? 0u : u32(in.strides[a]); // Axis' input coordinate is the reversed one
             row[3] = 0;
@@ -267,16 +294,11 @@ template <class D> dispatch_params single_params(const D& d) {
         h[option] = static_cast<std::uint32_t>(padding_mode::wrap); // fill unused: WRAP never fills
     } else if constexpr (std::is_same_v<D, slice_grad_desc>) {
         p.family = kernel_family::slice_grad; // fill: all bits clear, the zeros outside the window
-    } else if constexpr (std::is_same_v<D, gather_elements_desc>) {
-        p.family = kernel_family::gather_elements;
-        h[index_shift] = element_size(d.indices_tensor.data_type) == 8 ? 3u : 2u;
-        h[gather_axis_stride] = u32(in.strides[d.axis]);
-        h[gather_axis_size] = u32(in.extents[d.axis]);
     } else if constexpr (std::is_same_v<D, reverse_subsequences_desc>) {
         p.family = kernel_family::reverse_subsequences;
         h[index_shift] = element_size(d.sequence_lengths_tensor.data_type) == 8 ? 3u : 2u;
-        h[gather_axis_stride] = u32(in.strides[d.axis]);
-        h[gather_axis_size] = u32(in.extents[d.axis]);
+        h[sequence_stride] = u32(in.strides[d.axis]);
+        h[sequence_size] = u32(in.extents[d.axis]);
     } else {
         p.family = kernel_family::padding;
         h[option] = static_cast<std::uint32_t>(d.padding_mode);
@@ -288,6 +310,124 @@ template <class D> dispatch_params single_params(const D& d) {
         std::memcpy(&h[fill_low], fill.data(), 4);
         std::memcpy(&h[fill_high], fill.data() + 4, 4);
     }
+    return p;
+}
+
+/// A GATHER-family desc's plan (the CPU library's own, filled by the op's shape rules) and what
+/// checking its indices as the CPU does takes.
+struct gather_setup {
+    std::string_view op;
+    dmlref::detail::gather_plan plan;
+    dmlref::detail::layout input, indices;
+    std::size_t first_axis = 0;    ///< the input axis the (first tuple entry's) index addresses
+    bool per_tuple_entry = false;  ///< the ND ops: entry m addresses axis first_axis + m
+    data_type index_type = data_type::uint32;
+};
+
+/// The gather setup of a valid GATHER, GATHER_ELEMENTS, GATHER_ND or GATHER_ND1 desc.
+inline gather_setup gather_setup_of(const operator_desc& any) {
+    namespace lib = dmlref::detail;
+    return std::visit(
+        [](const auto& d) -> gather_setup {
+            using D = std::remove_cvref_t<decltype(d)>;
+            gather_setup s;
+            if constexpr (std::is_same_v<D, gather_desc> || std::is_same_v<D, gather_elements_desc> ||
+                          std::is_same_v<D, gather_nd_desc> || std::is_same_v<D, gather_nd1_desc>) {
+                s.op = to_string(D::type);
+                s.input = lib::desc_layout(d.input_tensor);
+                s.indices = lib::desc_layout(d.indices_tensor);
+                s.index_type = d.indices_tensor.data_type;
+                const lib::layout out = lib::desc_layout(d.output_tensor);
+                if constexpr (std::is_same_v<D, gather_desc>) {
+                    lib::throw_if(lib::check_gather_shapes(s.op, s.input, s.indices, out, d.axis, d.index_dimensions, s.plan));
+                    s.first_axis = d.axis;
+                } else if constexpr (std::is_same_v<D, gather_elements_desc>) {
+                    lib::throw_if(lib::check_gather_elements_shapes(s.op, s.input, s.indices, out, d.axis, s.plan));
+                    s.first_axis = d.axis;
+                } else {
+                    std::uint32_t batch = 0;
+                    if constexpr (std::is_same_v<D, gather_nd1_desc>) batch = d.batch_dimension_count;
+                    lib::throw_if(lib::check_gather_nd_shapes(s.op, s.input, s.indices, out, d.input_dimension_count,
+                                                              d.indices_dimension_count, batch, s.plan));
+                    s.first_axis = lib::nd_first_axis(s.input.rank, d.input_dimension_count, batch);
+                    s.per_tuple_entry = true;
+                }
+                return s;
+            } else {
+                throw std::logic_error("gather_setup_of: not a gather");
+            }
+        },
+        any);
+}
+
+/// Checks every index a gather desc's kernel reads, as dmlref::execute does (the same
+/// validation_error); the kernel then trusts each to lie in [-size, size).
+inline void check_gather_indices(const operator_desc& any, const std::byte* indices) {
+    const gather_setup s = gather_setup_of(any);
+    dmlref::detail::check_gather_indices(s.op, s.plan, s.indices, {s.first_axis, s.per_tuple_entry, &s.input}, indices,
+                                         s.index_type);
+}
+
+/// The gather kernel's parameters: the plan's walk over the output (axis rows by decreasing output
+/// stride: output stride and size, the input step, the index step) and its tuple.
+inline dispatch_params gather_params(const operator_desc& any) {
+    const gather_setup s = gather_setup_of(any);
+    const dmlref::detail::gather_plan& g = s.plan;
+    const buffer_tensor_desc& output = outputs_of(any).front().desc();
+    dispatch_params p;
+    p.family = kernel_family::gather;
+    p.width = static_cast<std::uint32_t>(element_size(output.data_type));
+    p.units = unit_count_of(calc_buffer_tensor_size(output), p.width);
+    auto u32 = [](std::ptrdiff_t v) { return static_cast<std::uint32_t>(v); };
+    const auto order = axis_order(g.rank, g.extent, g.walked_stride);
+    for (std::size_t k = 0; k < g.rank; ++k) {
+        const std::size_t a = order[k];
+        std::uint32_t* row = &p.axes[4 * k];
+        row[0] = g.extent[a] == 1 ? 1u : u32(g.walked_stride[a]);
+        row[1] = u32(g.extent[a]);
+        row[2] = u32(g.addressed_step[a]);
+        p.axes[4 * (8 + k) + 3] = u32(g.index_step[a]);
+    }
+    for (std::size_t m = 0; m < g.tuple; ++m) {
+        p.axes[4 * (8 + m) + 0] = u32(g.axis_stride[m]);
+        p.axes[4 * (8 + m) + 1] = u32(g.axis_size[m]);
+    }
+    auto& h = p.header;
+    h[rank] = u32(static_cast<std::ptrdiff_t>(g.rank));
+    h[index_shift] = element_size(s.index_type) == 8 ? 3u : 2u;
+    h[tuple_count] = u32(static_cast<std::ptrdiff_t>(g.tuple));
+    h[tuple_step] = u32(g.tuple_step);
+    return p;
+}
+
+/// The ONE_HOT kernel's parameters: per output axis the IndicesTensor's stride (0 on Axis, whose
+/// coordinate the kernel compares with the index), OnValue's element and the index's type.
+inline dispatch_params one_hot_params(const one_hot_desc& d) {
+    namespace lib = dmlref::detail;
+    const lib::layout idx = lib::desc_layout(d.indices_tensor), out = lib::desc_layout(d.output_tensor);
+    dispatch_params p;
+    p.family = kernel_family::one_hot;
+    p.width = static_cast<std::uint32_t>(element_size(d.output_tensor.data_type));
+    p.units = unit_count_of(calc_buffer_tensor_size(d.output_tensor), p.width);
+    auto u32 = [](std::ptrdiff_t v) { return static_cast<std::uint32_t>(v); };
+    const auto order = axis_order(out.rank, out.extents, out.strides);
+    for (std::size_t k = 0; k < out.rank; ++k) {
+        const std::size_t a = order[k];
+        std::uint32_t* row = &p.axes[4 * k];
+        std::uint32_t* row2 = &p.axes[4 * (8 + k)];
+        row[0] = out.extents[a] == 1 ? 1u : u32(out.strides[a]);
+        row[1] = u32(out.extents[a]);
+        row2[1] = a == d.axis ? 1u : 0u;
+        row2[3] = a == d.axis ? 0u : u32(idx.strides[a]);
+    }
+    auto& h = p.header;
+    h[rank] = u32(static_cast<std::ptrdiff_t>(out.rank));
+    h[index_shift] = element_size(d.indices_tensor.data_type) == 8 ? 3u : 2u;
+    h[on_value] = u32(lib::one_hot_values(lib::desc_layout(d.values_tensor)).second);
+    h[sequence_size] = u32(out.extents[d.axis]);
+    h[index_signed] = d.indices_tensor.data_type == data_type::int32 || d.indices_tensor.data_type == data_type::int64
+                          ? 0xffff'ffffu
+                          : 0u;
     return p;
 }
 
@@ -304,7 +444,7 @@ inline buffer_tensor_desc part_view(const buffer_tensor_desc& whole, const buffe
 /// with one input and one output; for JOIN and SPLIT one per part with elements, each an
 /// ELEMENT_WISE_IDENTITY between the part and its sub-view of the whole tensor, which starts at the
 /// part's offset along Axis (output_base for JOIN, input_base for SPLIT). Throws validation_error
-/// for REVERSE_SUBSEQUENCES and the indexed operators (refuse_without_kernel), and where a tensor
+/// for SCATTER_ELEMENTS and SCATTER_ND (refuse_without_kernel), and where a tensor
 /// is beyond the kernels' 32-bit addressing (check_32bit_addressing).
 inline std::vector<dispatch_step> make_dispatches(const operator_desc& any) {
     refuse_without_kernel(type_of(any));
@@ -314,8 +454,11 @@ inline std::vector<dispatch_step> make_dispatches(const operator_desc& any) {
             using D = std::remove_cvref_t<decltype(d)>;
             if constexpr (is_single_tensor_desc_v<D>) {
                 return {dispatch_step{single_params(d), 0, 0}};
-            } else if constexpr (std::is_same_v<D, gather_elements_desc>) {
-                return {dispatch_step{single_params(d), 0, 0, 1}}; // InputTensor t0, IndicesTensor t1
+            } else if constexpr (std::is_same_v<D, gather_desc> || std::is_same_v<D, gather_elements_desc> ||
+                                 std::is_same_v<D, gather_nd_desc> || std::is_same_v<D, gather_nd1_desc>) {
+                return {dispatch_step{gather_params(any), 0, 0, 1}}; // InputTensor t0, IndicesTensor t1
+            } else if constexpr (std::is_same_v<D, one_hot_desc>) {
+                return {dispatch_step{one_hot_params(d), 1, 0, 0}}; // ValuesTensor t0, IndicesTensor t1
             } else if constexpr (std::is_same_v<D, reverse_subsequences_desc>) {
                 return {dispatch_step{single_params(d), 0, 0, 1}}; // InputTensor t0, SequenceLengthsTensor t1
             } else if constexpr (std::is_same_v<D, join_desc> || std::is_same_v<D, split_desc>) {
@@ -344,8 +487,7 @@ inline std::vector<dispatch_step> make_dispatches(const operator_desc& any) {
                         step.params.header[output_base] = base;
                         // Threads over the whole output buffer: the part's elements lie past the
                         // sub-view's own extent, from the base on.
-                        step.params.units = static_cast<std::uint32_t>(step.params.width == 8 ? whole_bytes / 8
-                                                                                              : whole_bytes / 4);
+                        step.params.units = unit_count_of(whole_bytes, step.params.width);
                         step.input = k;
                     } else {
                         step.params = single_params(element_wise_identity_desc{view, part, std::nullopt});
@@ -402,9 +544,11 @@ inline void emit_locate(program& p, kernel_family family, testing::kernel_fault 
     p.emit(op::mov, {dst(r_fill), imm(0)});
     if (family == kernel_family::depth_space)
         for (std::uint32_t j = 0; j < 4; ++j) p.emit(op::mov, {dst(r_c0 + j), imm(0)});
-    if (family == kernel_family::gather_elements || family == kernel_family::reverse_subsequences) {
+    const bool reads_indices = family == kernel_family::gather || family == kernel_family::reverse_subsequences ||
+                               family == kernel_family::one_hot;
+    if (reads_indices) {
         p.emit(op::mov, {dst(r_c0), imm(0)}); // at: the index (length) element
-        p.emit(op::mov, {dst(r_c1), imm(0)}); // o: the position in the sequence (REVERSE_SUBSEQUENCES)
+        p.emit(op::mov, {dst(r_c1), imm(0)}); // o: the position in the sequence (REVERSE_SUBSEQUENCES, ONE_HOT)
     }
     p.loop();
     p.emit(op::uge, {dst(r_test), src(r_k), header(rank)});
@@ -471,12 +615,13 @@ inline void emit_locate(program& p, kernel_family family, testing::kernel_fault 
         p.emit(op::imad, {dst(r_src), src(r_t), axis(0, 2), src(r_src)});
         break;
     }
-    case kernel_family::gather_elements:
+    case kernel_family::gather:
     case kernel_family::reverse_subsequences:
-        // src += c * InputStride (0 on Axis); at += c * IndicesStride
+    case kernel_family::one_hot:
+        // src += c * InputStride (0 where the index chooses); at += c * IndicesStride
         p.emit(op::imad, {dst(r_src), src(r_c), axis(0, 2), src(r_src)});
         p.emit(op::imad, {dst(r_c0), src(r_c), axis(8, 3), src(r_c0)});
-        if (family == kernel_family::reverse_subsequences) p.emit(op::movc, {dst(r_c1), axis(8, 1), src(r_c), src(r_c1)});
+        if (family != kernel_family::gather) p.emit(op::movc, {dst(r_c1), axis(8, 1), src(r_c), src(r_c1)});
         break;
     case kernel_family::slice_grad: {
         // The window's element q sits at CopyStart + stride * q. t = c - CopyStart, negated for a
@@ -504,25 +649,63 @@ inline void emit_locate(program& p, kernel_family family, testing::kernel_fault 
     p.endloop();
     p.emit(op::ine, {dst(r_test), src(r_rem), imm(0)});
     p.emit(op::movc, {dst(r_valid), src(r_test), imm(0), src(r_valid)});
-    if (family == kernel_family::gather_elements) {
-        // Only an element reads its index (a gap's `at` may lie past the indices' buffer).
+    if (family == kernel_family::gather) {
+        // Only an element reads its indices (a gap's `at` may lie past the indices' buffer).
         p.if_nonzero(src(r_valid));
-        // i = the index element's low word: its value, sign included, once the host has checked
-        // it lies in [-size, size).
-        p.emit(op::ishl, {dst(r_t), src(r_c0), header(index_shift)});
+        // Per tuple entry m (the loop counter k again, so that axis(8, .) reads row 8 + m):
+        // i = the index element's low word, its value, sign included, once the host has checked it
+        // lies in [-size, size); a negative index counts from the end: i + size.
+        p.emit(op::mov, {dst(r_k), imm(0)});
+        p.loop();
+        p.emit(op::uge, {dst(r_test), src(r_k), header(tuple_count)});
+        p.breakc_nonzero(src(r_test));
+        if (fault == testing::kernel_fault::gather_tuple_first_entry)
+            p.emit(op::mov, {dst(r_t), src(r_c0)});
+        else
+            p.emit(op::imad, {dst(r_t), src(r_k), header(tuple_step), src(r_c0)});
+        p.emit(op::ishl, {dst(r_t), src(r_t), header(index_shift)});
         p.emit(op::ld_raw, {dst(r_t), src(r_t), t(1).swizzle(0)});
-        // A negative index counts from the end: i + size.
         p.emit(op::ilt, {dst(r_s0), src(r_t), imm(0)});
         if (fault == testing::kernel_fault::gather_negative_from_start)
             p.emit(op::iadd, {dst(r_s1), src(r_t).negated(), imm(all_ones)}); // -1 - i
         else
-            p.emit(op::iadd, {dst(r_s1), src(r_t), header(gather_axis_size)});
+            p.emit(op::iadd, {dst(r_s1), src(r_t), axis(8, 1)});
         p.emit(op::movc, {dst(r_t), src(r_s0), src(r_s1), src(r_t)});
-        p.emit(op::imad, {dst(r_src), src(r_t), header(gather_axis_stride), src(r_src)});
+        p.emit(op::imad, {dst(r_src), src(r_t), axis(8, 0), src(r_src)});
+        p.emit(op::iadd, {dst(r_k), src(r_k), imm(1)});
+        p.endloop();
+        p.endif();
+    }
+    if (family == kernel_family::one_hot) {
+        const operand n = header(sequence_size);
+        p.if_nonzero(src(r_valid));
+        // lo, hi: the index's words; a 32-bit index's hi is its extension (the sign for signed).
+        p.emit(op::ishl, {dst(r_t), src(r_c0), header(index_shift)});
+        p.emit(op::ld_raw, {dst(r_s0), src(r_t), t(1).swizzle(0)});
+        p.emit(op::ilt, {dst(r_s2), src(r_s0), imm(0)});
+        p.emit(op::and_, {dst(r_s2), src(r_s2), header(index_signed)});
+        p.emit(op::mov, {dst(r_s1), src(r_s2)});
+        p.emit(op::ieq, {dst(r_test), header(index_shift), imm(3)});
+        if (fault != testing::kernel_fault::one_hot_low_word_only) {
+            p.if_nonzero(src(r_test));
+            p.emit(op::iadd, {dst(r_t), src(r_t), imm(4)});
+            p.emit(op::ld_raw, {dst(r_s1), src(r_t), t(1).swizzle(0)});
+            p.endif();
+        }
+        // In range: hi extends lo, and lo (+ n when negative) lies in [0, n).
+        p.emit(op::ieq, {dst(r_s3), src(r_s1), src(r_s2)});
+        p.emit(op::iadd, {dst(r_s4), src(r_s0), n});
+        p.emit(op::movc, {dst(r_s0), src(r_s2), src(r_s4), src(r_s0)});
+        p.emit(op::ult, {dst(r_s4), src(r_s0), n});
+        p.emit(op::and_, {dst(r_s3), src(r_s3), src(r_s4)});
+        // Hot where the wrapped index is o, this element's coordinate on Axis: OnValue, else OffValue (element 0).
+        p.emit(op::ieq, {dst(r_s4), src(r_s0), src(r_c1)});
+        p.emit(op::and_, {dst(r_s3), src(r_s3), src(r_s4)});
+        p.emit(op::movc, {dst(r_src), src(r_s3), header(on_value), imm(0)});
         p.endif();
     }
     if (family == kernel_family::reverse_subsequences) {
-        const operand n = header(gather_axis_size);
+        const operand n = header(sequence_size);
         p.if_nonzero(src(r_valid));
         // The length: its low word, and for a UINT64 its high word too.
         p.emit(op::ishl, {dst(r_t), src(r_c0), header(index_shift)});
@@ -549,7 +732,7 @@ inline void emit_locate(program& p, kernel_family family, testing::kernel_fault 
         p.emit(op::movc, {dst(r_s5), src(r_s7), src(r_s5), src(r_s6)});
         p.emit(op::uge, {dst(r_s7), src(r_c1), src(r_s0)});
         p.emit(op::movc, {dst(r_t), src(r_s7), src(r_c1), src(r_s5)});
-        p.emit(op::imad, {dst(r_src), src(r_t), header(gather_axis_stride), src(r_src)});
+        p.emit(op::imad, {dst(r_src), src(r_t), header(sequence_stride), src(r_src)});
         p.endif();
     }
     if (family != kernel_family::depth_space) return;
@@ -614,7 +797,9 @@ inline std::vector<std::uint32_t> bytecode(kernel_family family, std::uint32_t w
     p.dcl_constant_buffer(0, header_dwords / 4, false);
     p.dcl_constant_buffer(1, axis_rows, true);
     p.dcl_resource_raw(0);
-    if (family == kernel_family::gather_elements || family == kernel_family::reverse_subsequences) p.dcl_resource_raw(1);
+    if (family == kernel_family::gather || family == kernel_family::reverse_subsequences ||
+        family == kernel_family::one_hot)
+        p.dcl_resource_raw(1);
     p.dcl_uav_raw(0);
     p.dcl_input_thread_id_xy();
     p.dcl_temps(reg_count);

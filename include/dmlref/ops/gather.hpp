@@ -332,16 +332,29 @@ constexpr std::size_t nd_first_axis(std::size_t rank, std::ptrdiff_t input_dims,
     return rank - static_cast<std::size_t>(input_dims - batch_dims);
 }
 
+/// Checks every index the plan reads (a dropped axis at coordinate 0 alone) against the axis it
+/// addresses; throws validation_error naming the first out of range. The D3D12 backend's host
+/// check too.
+DMLREF_FUNC void check_gather_indices(std::string_view op, const gather_plan& plan, const layout& idx,
+                                 const index_axes& axes, const std::byte* indices, data_type index_type)
+#if DMLREF_DEFINE_FUNCS
+{
+    layout read = idx;
+    for (std::size_t k = 0; k < read.rank; ++k)
+        if (plan.index_axis_dropped[k]) read.extents[k] = 1;
+    throw_if(check_indices(op, "IndicesTensor", indices, read, index_type, "InputTensor", axes));
+}
+#else
+;
+#endif
+
 /// Checks every index, then runs the plan: the gather from `input` into `output`.
 DMLREF_FUNC void run_gather(std::string_view op, gather_plan plan, const layout& idx, const index_axes& axes,
                        const std::byte* input, const std::byte* indices, data_type index_type, std::byte* output,
                        std::size_t width)
 #if DMLREF_DEFINE_FUNCS
 {
-    layout read = idx; // the indices the walk reads: a dropped axis at coordinate 0 alone
-    for (std::size_t k = 0; k < read.rank; ++k)
-        if (plan.index_axis_dropped[k]) read.extents[k] = 1;
-    throw_if(check_indices(op, "IndicesTensor", indices, read, index_type, "InputTensor", axes));
+    check_gather_indices(op, plan, idx, axes, indices, index_type);
     plan.indices = indices;
     plan.index_type = index_type;
     plan.width = width;
