@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <filesystem>
 #include <numeric>
 #include <set>
@@ -115,6 +116,29 @@ TEST_CASE("d3d12 verify: a SLICE_GRAD kernel that fills the window's gaps is cau
     CHECK_FALSE(report.equal());
     CHECK(report.mismatch_count == 2 * 3 * 2); // the two gaps after each of a row's three elements, in both rows
     CHECK(gpu().verify(desc, input).equal());
+}
+
+TEST_CASE("d3d12 verify: descs of several inputs, a GATHER_ND whose tuples a broken kernel misreads", "[d3d12][verify]") {
+    // Tuples (0, 1), (1, 0), (1, 1) of a {2, 2, 3} input, each taking a row of 3.
+    const operator_desc desc = gather_nd_desc{make_buffer_tensor_desc(data_type::float32, {1, 2, 2, 3}),
+                                              make_buffer_tensor_desc(data_type::int32, {1, 1, 3, 2}),
+                                              make_buffer_tensor_desc(data_type::float32, {1, 1, 3, 3}), 3, 2};
+    const auto input = iota_bytes(48);
+    const std::vector<std::int32_t> tuples = {0, 1, 1, 0, -1, -1};
+    std::vector<std::byte> indices(tuples.size() * 4);
+    std::memcpy(indices.data(), tuples.data(), indices.size());
+    const std::span<const std::byte> both[] = {input, indices};
+    const compare_report report = gpu().verify(desc, both);
+    CHECK(report.equal());
+    CHECK(report.element_count == 9);
+    // Reading each tuple's first index for both entries: (0, 0), (1, 1), (-1, -1) -> rows 0, 3, 3:
+    // the first two rows differ, the third is right.
+    d3d12::context wrong({.fault = d3d12::testing::kernel_fault::gather_tuple_first_entry});
+    const compare_report caught = wrong.verify(desc, both);
+    INFO(caught.to_string());
+    CHECK(caught.mismatch_count == 6);
+    // One buffer for a desc that binds two is refused with the counts.
+    CHECK_THROWS_WITH(gpu().verify(desc, input), "GATHER_ND: 1 input buffers for 2 input tensors; bind one buffer to each");
 }
 
 TEST_CASE("d3d12: every public conformance model bit-exactly on the GPU", "[d3d12][conformance]") {

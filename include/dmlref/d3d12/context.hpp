@@ -270,11 +270,13 @@ public:
         return std::move(run(desc, std::span<const std::span<const std::byte>>(&input, 1), initial).front());
     }
 
-    /// Runs the operator on the GPU and on the CPU reference (dmlref::execute) from the same input
-    /// into output buffers that start equal, and compares the output tensors bit for bit. The
-    /// report's regions are the operator's. (Bytes of the output buffer outside the tensor are not
-    /// part of the report; run() returns them for callers that check them.)
-    compare_report verify(const operator_desc& desc, std::span<const std::byte> input,
+    /// Runs the operator on the GPU and on the CPU reference (dmlref::execute) from the same inputs
+    /// (one host buffer per input tensor, in binding order: a gather's input and indices) into
+    /// output buffers that start equal, and compares the output tensors bit for bit. The report's
+    /// regions are the operator's. It takes descs with one output tensor (SPLIT of one part too;
+    /// for several, compare what run() returns). (Bytes of the output buffer outside the tensor are
+    /// not part of the report; run() returns them for callers that check them.)
+    compare_report verify(const operator_desc& desc, std::span<const std::span<const std::byte>> inputs,
                           compare_options compare = {}) {
         kernels::refuse_without_kernel(type_of(desc));
         const std::vector<bound_tensor> outs = outputs_of(desc);
@@ -284,13 +286,18 @@ public:
                                                to_string(type_of(desc)), outs.size()));
         const buffer_tensor_desc& out_desc = outs.front().desc();
         std::vector<std::byte> expected(static_cast<std::size_t>(out_desc.total_tensor_size_in_bytes));
-        dmlref::execute(desc, input, expected, options_.level);
+        dmlref::execute(desc, inputs, std::vector<std::span<std::byte>>{expected}, options_.level);
         const std::vector<std::byte> zeros(expected.size());
-        const std::vector<std::byte> actual = run(desc, input, std::span<const std::byte>(zeros));
+        const std::span<const std::byte> initial[] = {zeros};
+        const std::vector<std::byte> actual =
+            std::move(run(desc, inputs, std::span<const std::span<const std::byte>>(initial)).front());
         std::vector<std::byte> expected_packed = pack(out_desc, expected), actual_packed = pack(out_desc, actual);
-        compare_report report =
-            dmlref::compare(out_desc.data_type, out_desc.sizes, expected_packed, actual_packed, compare, &desc);
-        return report;
+        return dmlref::compare(out_desc.data_type, out_desc.sizes, expected_packed, actual_packed, compare, &desc);
+    }
+
+    /// verify() for a desc with one input tensor.
+    compare_report verify(const operator_desc& desc, std::span<const std::byte> input, compare_options compare = {}) {
+        return verify(desc, std::span<const std::span<const std::byte>>(&input, 1), compare);
     }
 
     /// A committed buffer of `bytes` bytes (at least 4) in `heap`, created in `state`: UPLOAD buffers
