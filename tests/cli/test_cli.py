@@ -426,7 +426,7 @@ def fuzz():
  "models_directml": lambda: models("directml"), "models_d3d12": lambda: models("d3d12"),
  "roundtrip_indexed": lambda: roundtrip(None, INDEXED_OPS),
  # The indexed operators the D3D12 backend has a kernel for.
- "roundtrip_indexed_d3d12": lambda: roundtrip("d3d12", ["reverse_subsequences", "gather_elements"]),
+ "roundtrip_indexed_d3d12": lambda: roundtrip("d3d12", ["reverse_subsequences", "gather_elements", "scatter_elements", "scatter_nd"]),
  # The operators the DirectML stage holds to DirectML (scripts/test-directml.sh says why the others wait).
  "roundtrip_indexed_directml": lambda: roundtrip("directml", ["reverse_subsequences", "gather_elements", "one_hot"])}[GROUP]()
 for f in failures:
