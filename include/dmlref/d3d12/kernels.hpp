@@ -343,10 +343,10 @@ template <class D> dispatch_params scatter_params(const D& d) {
         if (!holds) throw std::logic_error(fmt::format("scatter_params: {} (the desc layer accepted the desc)", what));
     };
     std::array<std::uint32_t, dmlref::detail::max_plan_rank> fixed_upd{}, fixed_idx{}, target{};
-    struct free_axis {
+    struct free_row {
         std::uint32_t size, upd_stride, idx_stride;
     };
-    std::vector<free_axis> free;
+    std::vector<free_row> free_axes;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> tuple; // (output size, output stride) per entry
     std::uint32_t tuple_step = 0;
     if constexpr (std::is_same_v<D, scatter_elements_desc>) {
@@ -359,33 +359,33 @@ template <class D> dispatch_params scatter_params(const D& d) {
             fixed_idx[j] = u32(idx.strides[j]);
         }
         target[a] = u32(out.strides[a]);
-        free.push_back({u32(upd.extents[a]), u32(upd.strides[a]), u32(idx.strides[a])});
+        free_axes.push_back({u32(upd.extents[a]), u32(upd.strides[a]), u32(idx.strides[a])});
         tuple.emplace_back(u32(out.extents[a]), u32(out.strides[a]));
     } else {
         const auto i_dims = static_cast<std::ptrdiff_t>(d.input_dimension_count),
-                   j_dims = static_cast<std::ptrdiff_t>(d.indices_dimension_count), rank = static_cast<std::ptrdiff_t>(n);
-        const std::ptrdiff_t t = idx.extents[n - 1], r = i_dims - t, first = rank - i_dims;
-        const std::ptrdiff_t first_free = rank - r - (j_dims - 1); // the updates' first tuple axis
+                   j_dims = static_cast<std::ptrdiff_t>(d.indices_dimension_count), axes = static_cast<std::ptrdiff_t>(n);
+        const std::ptrdiff_t t = idx.extents[n - 1], r = i_dims - t, first = axes - i_dims;
+        const std::ptrdiff_t first_free = axes - r - (j_dims - 1); // the updates' first tuple axis
         require(t >= 1 && r >= 0 && first_free >= 0, "the updates' logical shape fits the rank");
         for (std::ptrdiff_t m = 0; m < t; ++m) {
             const auto j = static_cast<std::size_t>(first + m);
             target[j] = u32(out.strides[j]);
             tuple.emplace_back(u32(out.extents[j]), u32(out.strides[j]));
         }
-        for (std::size_t j = static_cast<std::size_t>(rank - r); j < n; ++j) {
+        for (std::size_t j = static_cast<std::size_t>(axes - r); j < n; ++j) {
             require(upd.extents[j] == out.extents[j], "UpdatesTensor matches OutputTensor on the trailing R axes");
             fixed_upd[j] = u32(upd.strides[j]);
         }
         for (std::ptrdiff_t j = 0; j < first_free; ++j)
             require(upd.extents[static_cast<std::size_t>(j)] == 1, "the updates' leading axes are 1");
         for (std::ptrdiff_t e = 0; e + 1 < j_dims; ++e) {
-            const auto uj = static_cast<std::size_t>(first_free + e), ij = static_cast<std::size_t>(rank - j_dims + e);
+            const auto uj = static_cast<std::size_t>(first_free + e), ij = static_cast<std::size_t>(axes - j_dims + e);
             require(upd.extents[uj] == idx.extents[ij], "UpdatesTensor's tuple axes match IndicesTensor's");
-            free.push_back({u32(upd.extents[uj]), u32(upd.strides[uj]), u32(idx.strides[ij])});
+            free_axes.push_back({u32(upd.extents[uj]), u32(upd.strides[uj]), u32(idx.strides[ij])});
         }
         tuple_step = u32(idx.strides[n - 1]);
     }
-    require(free.size() <= 8 && tuple.size() <= 8, "at most 8 free axes and tuple entries");
+    require(free_axes.size() <= 8 && tuple.size() <= 8, "at most 8 free axes and tuple entries");
 
     dispatch_params p;
     p.family = kernel_family::scatter;
@@ -412,12 +412,12 @@ template <class D> dispatch_params scatter_params(const D& d) {
         row2[2] = static_cast<std::uint32_t>(a);
     }
     std::uint64_t candidates = 1;
-    for (std::size_t f = 0; f < free.size(); ++f) {
+    for (std::size_t f = 0; f < free_axes.size(); ++f) {
         std::uint32_t* row = &p.axes[4 * (16 + f)];
-        row[0] = free[f].size;
-        row[1] = free[f].upd_stride;
-        row[2] = free[f].idx_stride;
-        candidates *= free[f].size;
+        row[0] = free_axes[f].size;
+        row[1] = free_axes[f].upd_stride;
+        row[2] = free_axes[f].idx_stride;
+        candidates *= free_axes[f].size;
     }
     for (std::size_t m = 0; m < tuple.size(); ++m) {
         std::uint32_t* row = &p.axes[4 * (24 + m)];
@@ -426,7 +426,7 @@ template <class D> dispatch_params scatter_params(const D& d) {
     }
     require(candidates <= 0xffff'ffffu, "fewer than 2^32 updates");
     h[index_shift] = element_size(d.indices_tensor.data_type) == 8 ? 3u : 2u;
-    h[scatter_free_count] = static_cast<std::uint32_t>(free.size());
+    h[scatter_free_count] = static_cast<std::uint32_t>(free_axes.size());
     h[scatter_tuple_count] = static_cast<std::uint32_t>(tuple.size());
     h[scatter_tuple_step] = tuple_step;
     h[scatter_candidates] = static_cast<std::uint32_t>(candidates);
