@@ -25,6 +25,10 @@ cbuffer header : register(b0) {
 cbuffer axes : register(b1) {
     uint4 axis_a[8]; // output stride, output size, input stride, a (slice: CopyStart; padding: StartPadding)
     uint4 axis_b[8]; // b (slice, slice_grad: the signed window stride; padding: the input size), n (slice_grad: the gradient's size), the desc's axis, 0
+#ifdef SCATTER_TABLES
+    uint4 free_axis[8];  // scatter: per free axis, outermost first: size, UpdatesTensor stride, IndicesTensor stride, 0
+    uint4 tuple_axis[8]; // scatter: per index tuple entry: OutputTensor size, OutputTensor stride, 0, 0
+#endif
 };
 
 ByteAddressBuffer input : register(t0);

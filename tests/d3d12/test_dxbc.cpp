@@ -42,7 +42,8 @@ std::vector<std::pair<std::string, std::vector<std::uint32_t>>> containers() {
     using dmlref::d3d12::kernel_family;
     std::vector<std::pair<std::string, std::vector<std::uint32_t>>> blobs = {{"empty", empty_shader()}};
     for (auto family : {kernel_family::slice, kernel_family::depth_space, kernel_family::padding, kernel_family::slice_grad,
-                        kernel_family::gather, kernel_family::reverse_subsequences, kernel_family::one_hot})
+                        kernel_family::gather, kernel_family::reverse_subsequences, kernel_family::one_hot,
+                        kernel_family::scatter})
         for (std::uint32_t width : {1u, 2u, 4u, 8u})
             blobs.emplace_back(fmt::format("kernel{}_{}", static_cast<int>(family), width),
                                dmlref::d3d12::kernels::bytecode(family, width));

@@ -195,17 +195,20 @@ TEST_CASE("d3d12: SPLIT, a dispatch per output from its part of the input, 2- an
     CHECK(values_of<std::uint64_t>(pieces[1], 5) == std::vector<std::uint64_t>{high + 3, high + 4, 0, high + 5, high + 6});
 }
 
-TEST_CASE("d3d12: SCATTER_ELEMENTS and SCATTER_ND have no kernel: the backend refuses them by name", "[d3d12]") {
+TEST_CASE("d3d12: every operator has a kernel, and JOIN and SPLIT take a dispatch per part", "[d3d12]") {
     const auto t = [](std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::float32, std::move(sizes)); };
-    const operator_desc scatter = scatter_elements_desc{t({4}), make_buffer_tensor_desc(data_type::uint32, {2}), t({2}),
-                                                        t({4}), 0};
-    CHECK_THROWS_MATCHES(d3d12::kernels::make_dispatches(scatter), validation_error,
-                         Catch::Message("SCATTER_ELEMENTS: no D3D12 kernel runs SCATTER_ELEMENTS yet: the output element "
-                                        "each update lands on depends on the values of another input tensor (the CPU "
-                                        "library runs it)"));
-    const std::vector<std::byte> data(16), indices(8), updates(8);
-    const std::vector<std::span<const std::byte>> three = {data, indices, updates};
-    CHECK_THROWS_WITH(gpu().run(scatter, three), Catch::StartsWith("SCATTER_ELEMENTS: no D3D12 kernel runs"));
+    for (operator_type op : {operator_type::slice, operator_type::padding, operator_type::space_to_depth,
+                             operator_type::depth_to_space, operator_type::slice1, operator_type::depth_to_space1,
+                             operator_type::space_to_depth1, operator_type::padding1,
+                             operator_type::element_wise_identity, operator_type::slice_grad, operator_type::tile,
+                             operator_type::upsample_2d, operator_type::join, operator_type::split,
+                             operator_type::reverse_subsequences, operator_type::gather, operator_type::gather_elements,
+                             operator_type::gather_nd, operator_type::gather_nd1, operator_type::scatter_elements,
+                             operator_type::scatter_nd, operator_type::one_hot}) {
+        INFO(to_string(op));
+        CHECK(d3d12::kernels::has_kernel(op));
+        CHECK_NOTHROW(d3d12::kernels::refuse_without_kernel(op));
+    }
     // JOIN and SPLIT take a dispatch per part: make_params (one dispatch) points there; a wrong
     // number of buffers is refused before any GPU work.
     const operator_desc join = join_desc{{t({1, 1, 1, 2}), t({1, 1, 1, 2})}, t({1, 1, 1, 4}), 3};
@@ -572,4 +575,80 @@ TEST_CASE("d3d12: ONE_HOT, DirectML's examples and out-of-range indices of every
                                            t(data_type::uint16, {4, 3}), 1};
     CHECK(values_of<std::uint16_t>(run(u64, bytes_of(std::vector<std::uint64_t>{(std::uint64_t{1} << 32) + 1, std::uint64_t{1} << 63, 2, 0}), u16),
                                    12) == std::vector<std::uint16_t>{7, 7, 7, 7, 7, 7, 7, 7, 9, 9, 7, 7});
+}
+
+TEST_CASE("d3d12: SCATTER_ELEMENTS, ONNX's example with a negative index, duplicate targets (the last update stays), "
+          "and an index out of range refused as the CPU library refuses it",
+          "[d3d12]") {
+    // ONNX ScatterElements' negative-index example, Axis 1: data [[1, 2, 3, 4, 5]], indices
+    // [[1, -3]], updates [[1.1, 2.1]] -> [[1.0, 1.1, 2.1, 4.0, 5.0]].
+    const auto t = [](data_type type, std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(type, std::move(sizes)); };
+    const operator_desc desc = scatter_elements_desc{t(data_type::float32, {1, 5}), t(data_type::int64, {1, 2}),
+                                                     t(data_type::float32, {1, 2}), t(data_type::float32, {1, 5}), 1};
+    REQUIRE(d3d12::kernels::make_dispatches(desc).size() == 2); // the copy, then the scatter
+    CHECK_THROWS_WITH(d3d12::kernels::make_params(desc), Catch::StartsWith("SCATTER_ELEMENTS: runs as two dispatches"));
+    const auto data = bytes_of(std::vector<float>{1.0f, 2.0f, 3.0f, 4.0f, 5.0f});
+    const auto updates = bytes_of(std::vector<float>{1.1f, 2.1f});
+    const auto out = gpu().run(desc, std::span<const std::span<const std::byte>>(
+                                         spans_of({data, bytes_of(std::vector<std::int64_t>{1, -3}), updates})));
+    CHECK(values_of<float>(out.front(), 5) == std::vector<float>{1.0f, 1.1f, 2.1f, 4.0f, 5.0f});
+
+    // One-byte elements, Axis 0 of {4, 2}: updates rows 0 and 2 both name row 1 (-3 wraps to 1),
+    // row 1 names row 3; the later row (2) stays in row 1, as in the CPU library. Rows 0 and 2 keep
+    // the input, so one output word takes lanes from the copy and from the updates.
+    const operator_desc bytes = scatter_elements_desc{t(data_type::uint8, {4, 2}), t(data_type::int32, {3, 2}),
+                                                      t(data_type::uint8, {3, 2}), t(data_type::uint8, {4, 2}), 0};
+    const auto b_in = bytes_of(std::vector<std::uint8_t>{1, 2, 3, 4, 5, 6, 7, 8});
+    const auto b_idx = bytes_of(std::vector<std::int32_t>{1, -3, 3, 3, -3, 1});
+    const auto b_upd = bytes_of(std::vector<std::uint8_t>{10, 11, 20, 21, 30, 31, 0, 0}); // 8: TotalTensorSizeInBytes rounds up
+    const auto b_out = gpu().run(bytes, std::span<const std::span<const std::byte>>(spans_of({b_in, b_idx, b_upd})));
+    std::vector<std::byte> b_cpu(8);
+    dmlref::execute(bytes, std::vector<std::span<const std::byte>>{b_in, b_idx, b_upd}, std::vector<std::span<std::byte>>{b_cpu});
+    CHECK(values_of<std::uint8_t>(b_cpu, 8) == std::vector<std::uint8_t>{1, 2, 30, 31, 5, 6, 20, 21});
+    CHECK(b_out.front() == b_cpu);
+
+    // 5 is outside [-5, 5) on Axis 1: the same validation_error as dmlref::execute, before any dispatch.
+    const auto bad = bytes_of(std::vector<std::int64_t>{1, 5});
+    std::vector<std::byte> cpu_out(20);
+    std::string cpu_message;
+    try {
+        dmlref::execute(desc, std::vector<std::span<const std::byte>>{data, bad, updates},
+                        std::vector<std::span<std::byte>>{cpu_out});
+    } catch (const validation_error& e) {
+        cpu_message = e.what();
+    }
+    REQUIRE_THAT(cpu_message, Catch::Contains("SCATTER_ELEMENTS") && Catch::Contains("is 5"));
+    CHECK_THROWS_MATCHES(gpu().run(desc, std::span<const std::span<const std::byte>>(spans_of({data, bad, updates}))),
+                         validation_error, Catch::Message(cpu_message));
+}
+
+TEST_CASE("d3d12: SCATTER_ND, ONNX's first example with a negative INT32 index, and an index out of range "
+          "refused as the CPU library refuses it",
+          "[d3d12]") {
+    // ONNX ScatterND's first example: data [1, 2, 3, 4, 5, 6, 7, 8], indices [[4], [3], [1], [7]],
+    // updates [9, 10, 11, 12] -> [1, 11, 3, 10, 9, 6, 7, 12]; here over two axes (DirectML's
+    // tensors share one DimensionCount): input {1, 8}, InputDimensionCount 1, indices {4, 1},
+    // IndicesDimensionCount 2, updates {1, 4}; the index 7 written as -1.
+    const auto t = [](data_type type, std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(type, std::move(sizes)); };
+    const operator_desc desc = scatter_nd_desc{t(data_type::int16, {1, 8}), t(data_type::int32, {4, 1}),
+                                               t(data_type::int16, {1, 4}), t(data_type::int16, {1, 8}), 1, 2};
+    const auto data = bytes_of(std::vector<std::int16_t>{1, 2, 3, 4, 5, 6, 7, 8});
+    const auto updates = bytes_of(std::vector<std::int16_t>{9, 10, 11, 12});
+    const auto out = gpu().run(desc, std::span<const std::span<const std::byte>>(
+                                         spans_of({data, bytes_of(std::vector<std::int32_t>{4, 3, 1, -1}), updates})));
+    CHECK(values_of<std::int16_t>(out.front(), 8) == std::vector<std::int16_t>{1, 11, 3, 10, 9, 6, 7, 12});
+
+    // -9 is outside [-8, 8): the same validation_error as dmlref::execute, before any dispatch.
+    const auto bad = bytes_of(std::vector<std::int32_t>{4, -9, 1, 7});
+    std::vector<std::byte> cpu_out(16);
+    std::string cpu_message;
+    try {
+        dmlref::execute(desc, std::vector<std::span<const std::byte>>{data, bad, updates},
+                        std::vector<std::span<std::byte>>{cpu_out});
+    } catch (const validation_error& e) {
+        cpu_message = e.what();
+    }
+    REQUIRE_THAT(cpu_message, Catch::Contains("SCATTER_ND") && Catch::Contains("-9"));
+    CHECK_THROWS_MATCHES(gpu().run(desc, std::span<const std::span<const std::byte>>(spans_of({data, bad, updates}))),
+                         validation_error, Catch::Message(cpu_message));
 }

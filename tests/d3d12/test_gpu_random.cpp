@@ -356,3 +356,110 @@ TEST_CASE("d3d12: a ONE_HOT kernel that ignores a 64-bit index's high word fails
     const indexed_run run = run_indexed(wrong, operator_type::one_hot, 200, 20261204, false);
     CHECK(run.failures > 5);
 }
+
+namespace {
+
+/// How many of `cases` random SCATTER_ELEMENTS or SCATTER_ND descs (the parity run's draws,
+/// parity::detail::random_indexed: ranks 1 to 8, every data and index type, strided and broadcast
+/// inputs and updates, outputs with gaps) the GPU gets bit for bit as the CPU, from output buffers
+/// of the same random bytes. Every other case's indices repeat targets (index_input's duplicates):
+/// the GPU must keep the last update, as the CPU does.
+struct scatter_run {
+    int failures = 0;
+    std::set<std::size_t> widths, ranks;
+    std::set<data_type> index_types;
+    std::size_t with_duplicates = 0;
+    bool negative = false, broadcast_updates = false, broadcast_input = false, gaps = false;
+};
+
+scatter_run run_scatter(d3d12::context& gpu, operator_type op, std::size_t cases, bool report) {
+    rng_t rng(op == operator_type::scatter_elements ? 20261201 : 20261202);
+    scatter_run run;
+    for (std::size_t k = 0; k < cases; ++k) {
+        const operator_desc desc = parity::detail::random_indexed_base(rng, op, k % 8 + 1);
+        REQUIRE_FALSE(validate(desc));
+        const auto ins = inputs_of(desc);
+        const buffer_tensor_desc &in = ins[0].desc(), &idx = ins[1].desc(), &upd = ins[2].desc();
+        run.widths.insert(element_size(in.data_type));
+        run.ranks.insert(in.sizes.size());
+        run.index_types.insert(idx.data_type);
+        auto has_zero = [](const buffer_tensor_desc& t) {
+            return t.strides && std::count(t.strides->begin(), t.strides->end(), 0u) > 0;
+        };
+        run.broadcast_updates |= has_zero(upd);
+        run.broadcast_input |= has_zero(in);
+        const auto& out = outputs_of(desc).front().desc();
+        run.gaps |= out.total_tensor_size_in_bytes > element_count(out.sizes) * element_size(out.data_type) + 3;
+
+        const auto input = random_bytes(rng, in.total_tensor_size_in_bytes);
+        const auto indices = parity::detail::index_input(desc, rng(), k % 2 == 1);
+        const auto updates = random_bytes(rng, upd.total_tensor_size_in_bytes);
+        const bool repeats = std::visit(
+            [&](const auto& d) {
+                if constexpr (is_scatter_desc_v<std::remove_cvref_t<decltype(d)>>)
+                    return !dmlref::detail::scatter_duplicates(d, indices).empty();
+                else return false;
+            },
+            desc);
+        run.with_duplicates += repeats ? 1 : 0;
+        const std::size_t iw = element_size(idx.data_type);
+        if (idx.data_type == data_type::int32 || idx.data_type == data_type::int64)
+            for (std::size_t at = 0; at + iw <= indices.size(); at += iw)
+                run.negative |= (std::to_integer<unsigned>(indices[at + iw - 1]) & 0x80u) != 0; // the sign bit
+
+        const auto initial = random_bytes(rng, out.total_tensor_size_in_bytes);
+        std::vector<std::byte> expected = initial;
+        const std::vector<std::span<const std::byte>> spans = {input, indices, updates};
+        const std::vector<std::span<std::byte>> outs = {expected};
+        dmlref::execute(desc, spans, outs);
+        const std::vector<std::span<const std::byte>> initial_spans = {initial};
+        const auto actual = gpu.run(desc, spans, std::span<const std::span<const std::byte>>(initial_spans));
+        if (actual.front() != expected && ++run.failures <= 5 && report) {
+            INFO("case " << k << (repeats ? " (duplicate targets)" : "") << ": " << describe(desc));
+            CHECK(actual.front() == expected);
+        }
+    }
+    return run;
+}
+
+void check_scatter_coverage(const scatter_run& run, std::size_t cases) {
+    CHECK(run.failures == 0);
+    CHECK(run.widths == std::set<std::size_t>{1, 2, 4, 8});
+    CHECK(run.ranks == std::set<std::size_t>{1, 2, 3, 4, 5, 6, 7, 8});
+    CHECK(run.index_types.size() == 4);
+    CHECK(run.negative);
+    CHECK(run.broadcast_updates);
+    CHECK(run.broadcast_input);
+    CHECK(run.gaps);
+    CHECK(run.with_duplicates > cases / 10);
+}
+
+} // namespace
+
+TEST_CASE("d3d12: GPU == CPU on 800 random SCATTER_ELEMENTS descs, duplicate targets included (the last update stays)",
+          "[d3d12][random]") {
+    d3d12::context gpu;
+    const scatter_run run = run_scatter(gpu, operator_type::scatter_elements, 800, true);
+    check_scatter_coverage(run, 800);
+}
+
+TEST_CASE("d3d12: a scatter kernel that keeps the first of duplicate updates fails the SCATTER_ELEMENTS suite",
+          "[d3d12][random]") {
+    d3d12::context wrong({.fault = d3d12::testing::kernel_fault::scatter_first_wins});
+    const scatter_run run = run_scatter(wrong, operator_type::scatter_elements, 800, false);
+    CHECK(run.failures > 20);
+}
+
+TEST_CASE("d3d12: GPU == CPU on 800 random SCATTER_ND descs, duplicate tuples included (the last update stays)",
+          "[d3d12][random]") {
+    d3d12::context gpu;
+    const scatter_run run = run_scatter(gpu, operator_type::scatter_nd, 800, true);
+    check_scatter_coverage(run, 800);
+}
+
+TEST_CASE("d3d12: a scatter kernel that keeps the first of duplicate updates fails the SCATTER_ND suite",
+          "[d3d12][random]") {
+    d3d12::context wrong({.fault = d3d12::testing::kernel_fault::scatter_first_wins});
+    const scatter_run run = run_scatter(wrong, operator_type::scatter_nd, 800, false);
+    CHECK(run.failures > 20);
+}

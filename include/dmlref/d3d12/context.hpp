@@ -200,6 +200,10 @@ public:
         }
         if (kernels::is_gather(type_of(desc)) && inputs.size() == 2)
             check_indices(desc, inputs[1]); // (its two inputs are checked above; the size test keeps GCC's bounds analysis quiet)
+        if (const auto* scatter = std::get_if<scatter_elements_desc>(&desc); scatter && inputs.size() == 3)
+            check_indices(*scatter, inputs[1]);
+        if (const auto* scatter = std::get_if<scatter_nd_desc>(&desc); scatter && inputs.size() == 3)
+            check_indices(*scatter, inputs[1]);
         dispatch(steps, inputs, outputs);
     }
 
@@ -406,6 +410,26 @@ private:
         const std::vector<std::byte> bytes =
             readback(indices, inputs_of(desc)[1].desc().total_tensor_size_in_bytes);
         kernels::check_gather_indices(desc, bytes.data());
+    }
+
+    /// The scatter kernel trusts every index as GATHER_ELEMENTS' does, against OutputTensor's axis:
+    /// checked as dmlref::execute checks it (the same validation_error).
+    void check_indices(const scatter_elements_desc& d, ID3D12Resource* indices) {
+        const std::vector<std::byte> bytes = readback(indices, d.indices_tensor.total_tensor_size_in_bytes);
+        const dmlref::detail::layout out = dmlref::detail::desc_layout(d.output_tensor);
+        dmlref::detail::throw_if(dmlref::detail::check_indices(
+            "SCATTER_ELEMENTS", "IndicesTensor", bytes.data(), dmlref::detail::desc_layout(d.indices_tensor),
+            d.indices_tensor.data_type, "OutputTensor", dmlref::detail::index_axes{d.axis, false, &out}));
+    }
+
+    /// As above for SCATTER_ND: tuple entry m against OutputTensor's axis N - InputDimensionCount + m.
+    void check_indices(const scatter_nd_desc& d, ID3D12Resource* indices) {
+        const std::vector<std::byte> bytes = readback(indices, d.indices_tensor.total_tensor_size_in_bytes);
+        const dmlref::detail::layout out = dmlref::detail::desc_layout(d.output_tensor);
+        dmlref::detail::throw_if(dmlref::detail::check_indices(
+            "SCATTER_ND", "IndicesTensor", bytes.data(), dmlref::detail::desc_layout(d.indices_tensor),
+            d.indices_tensor.data_type, "OutputTensor",
+            dmlref::detail::index_axes{dmlref::detail::nd_first_axis(out.rank, d.input_dimension_count, 0), true, &out}));
     }
 
     /// b0: the 16-word header as root constants; b1: the axis table as a root CBV; t0, u0 and t1

@@ -2,9 +2,9 @@
 /// \file kernels.hpp
 /// The compute kernels, assembled with the DXBC emitter, and the parameters the host passes them.
 /// Each kernel mirrors a file in shaders/ (slice.hlsl, depth_space.hlsl, padding.hlsl,
-/// slice_grad.hlsl, gather.hlsl, reverse_subsequences.hlsl, one_hot.hlsl, sharing layout.hlsli and
-/// main.hlsli): the HLSL is the readable source, this file its hand translation, statement by
-/// statement.
+/// slice_grad.hlsl, gather.hlsl, reverse_subsequences.hlsl, one_hot.hlsl, scatter.hlsl, sharing
+/// layout.hlsli and main.hlsli): the HLSL is the readable source, this file its hand translation,
+/// statement by statement.
 ///
 /// Every kernel computes its operator's index equation itself, from DirectML's parameters:
 ///   - a thread owns one unit of the output buffer: one 32-bit word for 1-, 2- and 4-byte
@@ -37,6 +37,16 @@
 /// whole value (both words of a UINT64) and clamps it as the CPU library does. ONE_HOT's indices
 /// are never refused either (one out of range leaves its sequence OffValue): its kernel reads the
 /// whole index and tests the range itself; t0 is the ValuesTensor.
+///
+/// SCATTER_ELEMENTS and SCATTER_ND run as two dispatches: the slice kernel (as
+/// ELEMENT_WISE_IDENTITY) copies InputTensor to OutputTensor, then the scatter kernel, over the
+/// output, reads the UpdatesTensor (t0) and the indices (t1). Its thread still owns one output
+/// word, so no two threads write one word: for each output element it searches the updates that
+/// can land there (those at its coordinates on the axes the indices do not choose) from the last
+/// in the updates' row-major order to the first, and takes the first whose indices name the
+/// element: the last update wins, duplicates included, as in the CPU library. An element no update
+/// names is no element for this dispatch and keeps what the copy wrote. The host checks every
+/// index first (the CPU library's check and message), as for the gathers.
 
 #include <algorithm>
 #include <array>
@@ -57,8 +67,9 @@
 namespace dmlref::d3d12 {
 
 /// The kernels: one per operator family (ELEMENT_WISE_IDENTITY, TILE, UPSAMPLE_2D, JOIN and SPLIT
-/// run on the slice and padding kernels through their parameters; the four gathers on one).
-enum class kernel_family : std::uint32_t { slice, depth_space, padding, slice_grad, gather, reverse_subsequences, one_hot };
+/// run on the slice and padding kernels through their parameters; the four gathers on one, the two
+/// scatters on another).
+enum class kernel_family : std::uint32_t { slice, depth_space, padding, slice_grad, gather, reverse_subsequences, one_hot, scatter };
 
 /// "slice", "depth_space", "padding", "slice_grad", "gather", "reverse_subsequences", "one_hot".
 constexpr std::string_view to_string(kernel_family family) noexcept {
@@ -70,6 +81,7 @@ constexpr std::string_view to_string(kernel_family family) noexcept {
     case kernel_family::gather: return "gather";
     case kernel_family::reverse_subsequences: return "reverse_subsequences";
     case kernel_family::one_hot: return "one_hot";
+    case kernel_family::scatter: return "scatter";
     }
     return "unknown";
 }
@@ -85,6 +97,7 @@ enum class kernel_fault : std::uint32_t {
     reverse_clamp_to_axis,      ///< the REVERSE_SUBSEQUENCES kernel clamps a length past the axis to its size (DirectML's page, not DirectML)
     gather_tuple_first_entry,   ///< the gather kernel reads a tuple's first index for each of its entries
     one_hot_low_word_only,      ///< the ONE_HOT kernel ignores a 64-bit index's high word (2^32 + i hits i)
+    scatter_first_wins,         ///< the scatter kernel keeps the FIRST update that names an element, not the last
 };
 } // namespace testing
 
@@ -93,6 +106,9 @@ namespace kernels {
 inline constexpr std::uint32_t threads_per_group = 64;
 inline constexpr std::uint32_t header_dwords = 16; ///< root constants b0 (4 vec4)
 inline constexpr std::uint32_t axis_rows = 16;     ///< cb1 vec4 rows: [0, 8) and [8, 16), one each per axis
+/// The scatter kernel's cb1: the 16 rows above, then [16, 24) its free axes and [24, 32) its
+/// index tuple's entries (the other kernels declare and read the first 16 alone).
+inline constexpr std::uint32_t scatter_axis_rows = 32;
 
 /// Header words (root constants, cb0).
 enum header_word : std::uint32_t {
@@ -116,6 +132,11 @@ enum header_word : std::uint32_t {
                              ///< ONE_HOT: the output's (negative indices count back from it)
     on_value = 9,            ///< ONE_HOT: OnValue's element in the ValuesTensor (OffValue is element 0)
     index_signed = 11,       ///< ONE_HOT: all ones for INT32 and INT64 indices, else 0
+    // The scatter kernel (index_shift as above):
+    scatter_free_count = 9,   ///< the free axes (cb1 rows 16 on): the updates' axes the indices choose the output position of
+    scatter_tuple_count = 10, ///< indices per tuple (cb1 rows 24 on): 1 for SCATTER_ELEMENTS, T for SCATTER_ND
+    scatter_tuple_step = 11,  ///< the IndicesTensor's stride between the entries of one tuple
+    scatter_candidates = 14,  ///< the updates that can land on one output element: the free axes' sizes' product
 };
 
 /// Everything a dispatch needs besides the buffers.
@@ -133,7 +154,11 @@ struct dispatch_params {
     /// reverse_subsequences: input stride 0 on Axis, b = 1, the SequenceLengthsTensor's stride (0 on
     /// Axis) in w and n = 1 on Axis (the row whose coordinate is the position in the sequence),
     /// else 0; one_hot: input stride 0, the IndicesTensor's stride (0 on Axis) in w, n as reverse's.
-    std::array<std::uint32_t, axis_rows * 4> axes{};
+    /// scatter: input stride = the UpdatesTensor's stride, a = the IndicesTensor's stride (both 0 on
+    /// the axes the indices choose), b = the output stride on the axes the index tuple addresses,
+    /// else 0; rows 16 + f = (size, UpdatesTensor stride, IndicesTensor stride, 0) per free axis,
+    /// outermost first; rows 24 + m = (OutputTensor size, OutputTensor stride, 0, 0) per tuple entry.
+    std::array<std::uint32_t, scatter_axis_rows * 4> axes{};
     std::uint32_t units = 0;
 };
 
@@ -154,21 +179,20 @@ constexpr bool is_gather(operator_type type) noexcept {
            type == operator_type::gather_nd || type == operator_type::gather_nd1;
 }
 
-/// Whether a kernel runs operator `type`: every data-movement operator but SCATTER_ELEMENTS and
-/// SCATTER_ND.
+/// Whether a kernel runs operator `type`: every data-movement operator (the indexed ones on the
+/// gather, ONE_HOT and scatter kernels, REVERSE_SUBSEQUENCES on its own).
 constexpr bool has_kernel(operator_type type) noexcept {
     return !has_data_dependent_mapping(type) || is_gather(type) || type == operator_type::reverse_subsequences ||
-           type == operator_type::one_hot;
+           type == operator_type::one_hot || type == operator_type::scatter_elements ||
+           type == operator_type::scatter_nd;
 }
 
-/// Throws validation_error for the operators no kernel runs: SCATTER_ELEMENTS and SCATTER_ND,
-/// where the output element an input element lands on depends on another tensor's values.
+/// Throws validation_error for an operator no kernel runs (none today: an operator added to the
+/// library without a kernel is refused by name, never run wrongly).
 inline void refuse_without_kernel(operator_type type) {
     if (!has_kernel(type))
-        throw validation_error(fmt::format("{}: no D3D12 kernel runs {} yet: the output element each update "
-                                           "lands on depends on the values of another input tensor (the CPU library "
-                                           "runs it)",
-                                           to_string(type), to_string(type)));
+        throw validation_error(
+            fmt::format("{}: no D3D12 kernel runs {} yet (the CPU library runs it)", to_string(type), to_string(type)));
 }
 
 /// Throws validation_error where a tensor the desc binds is beyond the kernels' 32-bit
@@ -440,11 +464,120 @@ inline buffer_tensor_desc part_view(const buffer_tensor_desc& whole, const buffe
     return view;
 }
 
+/// The scatter kernel's parameters for a valid SCATTER_ELEMENTS or SCATTER_ND desc: the second of
+/// its two dispatches (the first copies InputTensor to OutputTensor). Each output element o finds
+/// the updates that can land on it: those whose coordinates equal o's on the "fixed" axes (all
+/// but Axis; SCATTER_ND: the trailing R = InputDimensionCount - T axes, T the tuple length) and
+/// run over the "free" ones (Axis; SCATTER_ND: the updates' axes of the index tuples, which match
+/// the IndicesTensor's leading axes). The updates and the output are right-aligned to one rank,
+/// so a fixed axis has one number in both (checked here, as are the sizes the kernel relies on).
+template <class D> dispatch_params scatter_params(const D& d) {
+    static_assert(is_scatter_desc_v<D>, "scatter_params: SCATTER_ELEMENTS and SCATTER_ND only");
+    const dmlref::detail::layout out = dmlref::detail::desc_layout(d.output_tensor),
+                                 upd = dmlref::detail::desc_layout(d.updates_tensor),
+                                 idx = dmlref::detail::desc_layout(d.indices_tensor);
+    const std::size_t n = out.rank;
+    auto u32 = [](std::ptrdiff_t v) { return static_cast<std::uint32_t>(v); };
+    auto require = [](bool holds, const char* what) {
+        if (!holds) throw std::logic_error(fmt::format("scatter_params: {} (the desc layer accepted the desc)", what));
+    };
+    std::array<std::uint32_t, dmlref::detail::max_plan_rank> fixed_upd{}, fixed_idx{}, target{};
+    struct free_row {
+        std::uint32_t size, upd_stride, idx_stride;
+    };
+    std::vector<free_row> free_axes;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> tuple; // (output size, output stride) per entry
+    std::uint32_t tuple_step = 0;
+    if constexpr (std::is_same_v<D, scatter_elements_desc>) {
+        const std::size_t a = d.axis;
+        for (std::size_t j = 0; j < n; ++j) {
+            if (j == a) continue;
+            require(upd.extents[j] == out.extents[j] && idx.extents[j] == out.extents[j],
+                    "UpdatesTensor and IndicesTensor match OutputTensor off Axis");
+            fixed_upd[j] = u32(upd.strides[j]);
+            fixed_idx[j] = u32(idx.strides[j]);
+        }
+        target[a] = u32(out.strides[a]);
+        free_axes.push_back({u32(upd.extents[a]), u32(upd.strides[a]), u32(idx.strides[a])});
+        tuple.emplace_back(u32(out.extents[a]), u32(out.strides[a]));
+    } else {
+        const auto i_dims = static_cast<std::ptrdiff_t>(d.input_dimension_count),
+                   j_dims = static_cast<std::ptrdiff_t>(d.indices_dimension_count), axes = static_cast<std::ptrdiff_t>(n);
+        const std::ptrdiff_t t = idx.extents[n - 1], r = i_dims - t, first = axes - i_dims;
+        const std::ptrdiff_t first_free = axes - r - (j_dims - 1); // the updates' first tuple axis
+        require(t >= 1 && r >= 0 && first_free >= 0, "the updates' logical shape fits the rank");
+        for (std::ptrdiff_t m = 0; m < t; ++m) {
+            const auto j = static_cast<std::size_t>(first + m);
+            target[j] = u32(out.strides[j]);
+            tuple.emplace_back(u32(out.extents[j]), u32(out.strides[j]));
+        }
+        for (std::size_t j = static_cast<std::size_t>(axes - r); j < n; ++j) {
+            require(upd.extents[j] == out.extents[j], "UpdatesTensor matches OutputTensor on the trailing R axes");
+            fixed_upd[j] = u32(upd.strides[j]);
+        }
+        for (std::ptrdiff_t j = 0; j < first_free; ++j)
+            require(upd.extents[static_cast<std::size_t>(j)] == 1, "the updates' leading axes are 1");
+        for (std::ptrdiff_t e = 0; e + 1 < j_dims; ++e) {
+            const auto uj = static_cast<std::size_t>(first_free + e), ij = static_cast<std::size_t>(axes - j_dims + e);
+            require(upd.extents[uj] == idx.extents[ij], "UpdatesTensor's tuple axes match IndicesTensor's");
+            free_axes.push_back({u32(upd.extents[uj]), u32(upd.strides[uj]), u32(idx.strides[ij])});
+        }
+        tuple_step = u32(idx.strides[n - 1]);
+    }
+    require(free_axes.size() <= 8 && tuple.size() <= 8, "at most 8 free axes and tuple entries");
+
+    dispatch_params p;
+    p.family = kernel_family::scatter;
+    p.width = static_cast<std::uint32_t>(element_size(d.output_tensor.data_type));
+    const std::uint64_t out_bytes = calc_buffer_tensor_size(d.output_tensor);
+    p.units = static_cast<std::uint32_t>(p.width == 8 ? out_bytes / 8 : out_bytes / 4);
+    // Output axes by decreasing stride, size-1 axes last with stride 1 (as single_params).
+    std::array<std::size_t, dmlref::detail::max_plan_rank> order{};
+    std::iota(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), std::size_t{0});
+    auto key = [&](std::size_t a) { return out.extents[a] == 1 ? std::ptrdiff_t{0} : out.strides[a]; };
+    std::stable_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n),
+                     [&](std::size_t a, std::size_t b) { return key(a) > key(b); });
+    auto& h = p.header;
+    h[rank] = static_cast<std::uint32_t>(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t a = order[k];
+        std::uint32_t* row = &p.axes[4 * k];
+        std::uint32_t* row2 = &p.axes[4 * (8 + k)];
+        row[0] = out.extents[a] == 1 ? 1u : u32(out.strides[a]);
+        row[1] = u32(out.extents[a]);
+        row[2] = fixed_upd[a];
+        row[3] = fixed_idx[a];
+        row2[0] = target[a];
+        row2[2] = static_cast<std::uint32_t>(a);
+    }
+    std::uint64_t candidates = 1;
+    for (std::size_t f = 0; f < free_axes.size(); ++f) {
+        std::uint32_t* row = &p.axes[4 * (16 + f)];
+        row[0] = free_axes[f].size;
+        row[1] = free_axes[f].upd_stride;
+        row[2] = free_axes[f].idx_stride;
+        candidates *= free_axes[f].size;
+    }
+    for (std::size_t m = 0; m < tuple.size(); ++m) {
+        std::uint32_t* row = &p.axes[4 * (24 + m)];
+        row[0] = tuple[m].first;
+        row[1] = tuple[m].second;
+    }
+    require(candidates <= 0xffff'ffffu, "fewer than 2^32 updates");
+    h[index_shift] = element_size(d.indices_tensor.data_type) == 8 ? 3u : 2u;
+    h[scatter_free_count] = static_cast<std::uint32_t>(free_axes.size());
+    h[scatter_tuple_count] = static_cast<std::uint32_t>(tuple.size());
+    h[scatter_tuple_step] = tuple_step;
+    h[scatter_candidates] = static_cast<std::uint32_t>(candidates);
+    return p;
+}
+
 /// The dispatches that run a valid desc (the desc layer has checked it): one for the operators
 /// with one input and one output; for JOIN and SPLIT one per part with elements, each an
 /// ELEMENT_WISE_IDENTITY between the part and its sub-view of the whole tensor, which starts at the
-/// part's offset along Axis (output_base for JOIN, input_base for SPLIT). Throws validation_error
-/// for SCATTER_ELEMENTS and SCATTER_ND (refuse_without_kernel), and where a tensor
+/// part's offset along Axis (output_base for JOIN, input_base for SPLIT); two for SCATTER_ELEMENTS
+/// and SCATTER_ND (the copy, then the scatter: scatter_params). Throws validation_error for an
+/// operator no kernel runs (refuse_without_kernel), and where a tensor
 /// is beyond the kernels' 32-bit addressing (check_32bit_addressing).
 inline std::vector<dispatch_step> make_dispatches(const operator_desc& any) {
     refuse_without_kernel(type_of(any));
@@ -497,6 +630,12 @@ inline std::vector<dispatch_step> make_dispatches(const operator_desc& any) {
                     steps.push_back(step);
                 }
                 return steps;
+            } else if constexpr (is_scatter_desc_v<D>) {
+                // InputTensor copied to OutputTensor, then the updates (t0) placed by the indices (t1).
+                return {dispatch_step{single_params(element_wise_identity_desc{d.input_tensor, d.output_tensor,
+                                                                                std::nullopt}),
+                                      0, 0, 0},
+                        dispatch_step{scatter_params(d), 2, 0, 1}};
             } else {
                 throw std::logic_error("make_dispatches: refused above");
             }
@@ -506,12 +645,16 @@ inline std::vector<dispatch_step> make_dispatches(const operator_desc& any) {
 
 /// The kernel parameters of a valid desc with one input and one output tensor (make_dispatches'
 /// one dispatch). Throws validation_error as make_dispatches does, and for JOIN and SPLIT, which
-/// take a dispatch per part (make_dispatches).
+/// take a dispatch per part, and the scatters, which take two (make_dispatches).
 inline dispatch_params make_params(const operator_desc& any) {
     if (binds_tensor_arrays(type_of(any)))
         throw validation_error(fmt::format("{}: binds tensor arrays and runs as one dispatch per part; "
                                            "kernels::make_dispatches gives them",
                                            to_string(type_of(any))));
+    if (const operator_type type = type_of(any); type == operator_type::scatter_elements || type == operator_type::scatter_nd)
+        throw validation_error(fmt::format("{}: runs as two dispatches (the copy of InputTensor, then the scatter); "
+                                           "kernels::make_dispatches gives them",
+                                           to_string(type)));
     return make_dispatches(any).front().params;
 }
 
@@ -534,6 +677,66 @@ inline operand axis(std::uint32_t base, std::uint32_t component) {
 }
 inline constexpr std::uint32_t all_ones = 0xffff'ffffu;
 
+/// The scatter kernel's search (scatter.hlsl's `if (valid)` block), after the axis loop has left
+/// r_src = the fixed part of the update offset, r_c0 = that of the index offset and r_c1 = the
+/// target, o's offset along the tuple's axes: the candidates from the last to the first (the
+/// faulty kernel: first to last); the first whose indices address the target gives r_src, and
+/// r_valid stays set only when one does.
+inline void emit_scatter_search(program& p, testing::kernel_fault fault) {
+    const operand candidates = header(scatter_candidates);
+    p.if_nonzero(src(r_valid));
+    p.emit(op::mov, {dst(r_s7), imm(0)}); // chosen
+    p.emit(op::mov, {dst(r_s8), imm(0)}); // found
+    p.emit(op::mov, {dst(r_c2), imm(0)}); // n
+    p.loop();
+    p.emit(op::uge, {dst(r_test), src(r_c2), candidates});
+    p.breakc_nonzero(src(r_test));
+    // q = candidates - 1 - n: the last update first, so the first match is the last that lands.
+    if (fault == testing::kernel_fault::scatter_first_wins) {
+        p.emit(op::mov, {dst(r_rem), src(r_c2)});
+    } else {
+        p.emit(op::iadd, {dst(r_rem), candidates, src(r_c2).negated()});
+        p.emit(op::iadd, {dst(r_rem), src(r_rem), imm(all_ones)});
+    }
+    // u = src, i_at = at; the free axes from the innermost: c = q % size, q = q / size.
+    p.emit(op::mov, {dst(r_s0), src(r_src)});
+    p.emit(op::mov, {dst(r_s1), src(r_c0)});
+    p.emit(op::mov, {dst(r_k), header(scatter_free_count)});
+    p.loop();
+    p.emit(op::ieq, {dst(r_test), src(r_k), imm(0)});
+    p.breakc_nonzero(src(r_test));
+    p.emit(op::iadd, {dst(r_k), src(r_k), imm(all_ones)});
+    p.emit(op::udiv, {dst(r_rem), dst(r_c), src(r_rem), axis(16, 0)});
+    p.emit(op::imad, {dst(r_s0), src(r_c), axis(16, 1), src(r_s0)});
+    p.emit(op::imad, {dst(r_s1), src(r_c), axis(16, 2), src(r_s1)});
+    p.endloop();
+    // address = sum over the tuple's entries m of wrap(index m) * OutputStride.
+    p.emit(op::mov, {dst(r_s2), imm(0)});
+    p.emit(op::mov, {dst(r_k), imm(0)});
+    p.loop();
+    p.emit(op::uge, {dst(r_test), src(r_k), header(scatter_tuple_count)});
+    p.breakc_nonzero(src(r_test));
+    p.emit(op::imad, {dst(r_t), src(r_k), header(scatter_tuple_step), src(r_s1)});
+    p.emit(op::ishl, {dst(r_t), src(r_t), header(index_shift)});
+    p.emit(op::ld_raw, {dst(r_s4), src(r_t), t(1).swizzle(0)});
+    p.emit(op::ilt, {dst(r_s5), src(r_s4), imm(0)});
+    p.emit(op::iadd, {dst(r_s6), src(r_s4), axis(24, 0)});
+    p.emit(op::movc, {dst(r_s4), src(r_s5), src(r_s6), src(r_s4)});
+    p.emit(op::imad, {dst(r_s2), src(r_s4), axis(24, 1), src(r_s2)});
+    p.emit(op::iadd, {dst(r_k), src(r_k), imm(1)});
+    p.endloop();
+    // address == target: this update lands on o; the search ends.
+    p.emit(op::ieq, {dst(r_s6), src(r_s2), src(r_c1)});
+    p.emit(op::movc, {dst(r_s7), src(r_s6), src(r_s0), src(r_s7)});
+    p.emit(op::or_, {dst(r_s8), src(r_s8), src(r_s6)});
+    p.breakc_nonzero(src(r_s6));
+    p.emit(op::iadd, {dst(r_c2), src(r_c2), imm(1)});
+    p.endloop();
+    p.emit(op::mov, {dst(r_src), src(r_s7)});
+    p.emit(op::mov, {dst(r_valid), src(r_s8)});
+    p.endif();
+}
+
 /// locate(offset): r_valid = whether element offset r_offset is an element of the output tensor,
 /// r_src = the input element it copies, r_fill = whether it takes the padding constant instead.
 inline void emit_locate(program& p, kernel_family family, testing::kernel_fault fault) {
@@ -549,6 +752,10 @@ inline void emit_locate(program& p, kernel_family family, testing::kernel_fault 
     if (reads_indices) {
         p.emit(op::mov, {dst(r_c0), imm(0)}); // at: the index (length) element
         p.emit(op::mov, {dst(r_c1), imm(0)}); // o: the position in the sequence (REVERSE_SUBSEQUENCES, ONE_HOT)
+    }
+    if (family == kernel_family::scatter) {
+        p.emit(op::mov, {dst(r_c0), imm(0)}); // at: the fixed part of the index offset
+        p.emit(op::mov, {dst(r_c1), imm(0)}); // target: o's offset along the axes the index tuple addresses
     }
     p.loop();
     p.emit(op::uge, {dst(r_test), src(r_k), header(rank)});
@@ -622,6 +829,13 @@ inline void emit_locate(program& p, kernel_family family, testing::kernel_fault 
         p.emit(op::imad, {dst(r_src), src(r_c), axis(0, 2), src(r_src)});
         p.emit(op::imad, {dst(r_c0), src(r_c), axis(8, 3), src(r_c0)});
         if (family != kernel_family::gather) p.emit(op::movc, {dst(r_c1), axis(8, 1), src(r_c), src(r_c1)});
+        break;
+    case kernel_family::scatter:
+        // src += c * UpdatesStride; at += c * IndicesStride (both 0 on the free axes);
+        // target += c * OutputStride on the tuple's axes
+        p.emit(op::imad, {dst(r_src), src(r_c), axis(0, 2), src(r_src)});
+        p.emit(op::imad, {dst(r_c0), src(r_c), axis(0, 3), src(r_c0)});
+        p.emit(op::imad, {dst(r_c1), src(r_c), axis(8, 0), src(r_c1)});
         break;
     case kernel_family::slice_grad: {
         // The window's element q sits at CopyStart + stride * q. t = c - CopyStart, negated for a
@@ -704,6 +918,7 @@ inline void emit_locate(program& p, kernel_family family, testing::kernel_fault 
         p.emit(op::movc, {dst(r_src), src(r_s3), header(on_value), imm(0)});
         p.endif();
     }
+    if (family == kernel_family::scatter) emit_scatter_search(p, fault);
     if (family == kernel_family::reverse_subsequences) {
         const operand n = header(sequence_size);
         p.if_nonzero(src(r_valid));
@@ -795,10 +1010,10 @@ inline std::vector<std::uint32_t> bytecode(kernel_family family, std::uint32_t w
     program p;
     p.dcl_global_flags();
     p.dcl_constant_buffer(0, header_dwords / 4, false);
-    p.dcl_constant_buffer(1, axis_rows, true);
+    p.dcl_constant_buffer(1, family == kernel_family::scatter ? scatter_axis_rows : axis_rows, true);
     p.dcl_resource_raw(0);
     if (family == kernel_family::gather || family == kernel_family::reverse_subsequences ||
-        family == kernel_family::one_hot)
+        family == kernel_family::one_hot || family == kernel_family::scatter)
         p.dcl_resource_raw(1);
     p.dcl_uav_raw(0);
     p.dcl_input_thread_id_xy();
