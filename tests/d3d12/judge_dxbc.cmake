@@ -1,10 +1,11 @@
 # d3d12.dxbc.host_vkd3d: the cross-built DXBC emitter's containers judged by the host's vkd3d.
-#   cmake -DEMULATOR=wine64-run.sh -DPROGRAM=test_d3d12_dxbc.exe -DVKD3D_COMPILER=vkd3d-compiler -DOUT=dir -P judge_dxbc.cmake
+#   cmake -DEMULATOR=wine64-run.sh -DPROGRAM=test_d3d12_dxbc.exe -DVKD3D_COMPILER=vkd3d-compiler -DOUT=dir
+#         -DFAMILIES=n -P judge_dxbc.cmake
 # The program (through the emulator) writes every container into OUT: <name>.good.dxbc as emitted
 # and <name>.bad<word>.dxbc with one checksum bit flipped. vkd3d-compiler, which verifies DXBC's
 # checksum, must read every good one and refuse every bad one; the counts must be the emitter's
-# 25 containers (the empty shader and 6 kernel families x 4 widths) and two spoilt copies of each.
-foreach(var IN ITEMS PROGRAM VKD3D_COMPILER OUT)
+# containers (the empty shader and FAMILIES kernel families x 4 widths) and two spoilt copies of each.
+foreach(var IN ITEMS PROGRAM VKD3D_COMPILER OUT FAMILIES)
   if(NOT ${var})
     message(FATAL_ERROR "judge_dxbc.cmake: ${var} is not set")
   endif()
@@ -24,8 +25,11 @@ file(GLOB bad "${OUT}/*.bad*.dxbc")
 list(LENGTH good good_count)
 list(LENGTH bad bad_count)
 set(failures "")
-if(NOT good_count EQUAL 25 OR NOT bad_count EQUAL 50)
-  string(APPEND failures "expected 25 good and 50 spoilt containers, found ${good_count} and ${bad_count}\n")
+math(EXPR want_good "1 + 4 * ${FAMILIES}")
+math(EXPR want_bad "2 * ${want_good}")
+if(NOT good_count EQUAL want_good OR NOT bad_count EQUAL want_bad)
+  string(APPEND failures
+         "expected ${want_good} good and ${want_bad} spoilt containers, found ${good_count} and ${bad_count}\n")
 endif()
 foreach(blob IN LISTS good bad)
   execute_process(COMMAND "${VKD3D_COMPILER}" -x dxbc-tpf -b spirv-binary -o "${blob}.spv" "${blob}"
