@@ -501,14 +501,7 @@ constexpr std::string_view to_string(tensor_flags flags) noexcept {
 constexpr std::optional<operator_type> parse_operator_type(std::string_view text) noexcept {
     text = strip_prefix(text, "DML_OPERATOR_");
     if (text == "SCATTER") return operator_type::scatter_elements;
-    for (operator_type t : {operator_type::slice, operator_type::padding, operator_type::space_to_depth,
-                            operator_type::depth_to_space, operator_type::slice1, operator_type::depth_to_space1,
-                            operator_type::space_to_depth1, operator_type::padding1,
-                            operator_type::element_wise_identity, operator_type::slice_grad, operator_type::tile,
-                            operator_type::upsample_2d, operator_type::join, operator_type::split,
-                            operator_type::reverse_subsequences, operator_type::gather, operator_type::gather_elements,
-                            operator_type::gather_nd, operator_type::gather_nd1, operator_type::scatter_elements,
-                            operator_type::scatter_nd, operator_type::one_hot})
+    for (operator_type t : all_operator_types)
         if (to_string(t) == text) return t;
     return std::nullopt;
 }

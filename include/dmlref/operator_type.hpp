@@ -33,4 +33,15 @@ enum class operator_type : std::uint32_t {
     padding1 = 155,
 };
 
+/// Every operator dmlref implements, in the enum's (DirectML's) order.
+inline constexpr operator_type all_operator_types[] = {
+    operator_type::element_wise_identity, operator_type::slice,           operator_type::split,
+    operator_type::join,                  operator_type::padding,         operator_type::upsample_2d,
+    operator_type::gather,                operator_type::space_to_depth,  operator_type::depth_to_space,
+    operator_type::tile,                  operator_type::scatter_elements, operator_type::one_hot,
+    operator_type::reverse_subsequences,  operator_type::gather_elements, operator_type::gather_nd,
+    operator_type::scatter_nd,            operator_type::slice1,          operator_type::depth_to_space1,
+    operator_type::space_to_depth1,       operator_type::slice_grad,      operator_type::gather_nd1,
+    operator_type::padding1};
+
 } // namespace dmlref

@@ -134,6 +134,20 @@ namespace {
 std::vector<std::span<const std::byte>> spans_of(const std::vector<std::vector<std::byte>>& buffers) {
     return {buffers.begin(), buffers.end()};
 }
+
+/// The validation_error dmlref::execute throws for `desc` on `inputs` (into zeroed output buffers),
+/// or "" where it runs: the message the backend must repeat before any dispatch.
+std::string cpu_refusal(const operator_desc& desc, const std::vector<std::span<const std::byte>>& inputs) {
+    std::vector<std::vector<std::byte>> outputs;
+    for (const bound_tensor& t : outputs_of(desc)) outputs.emplace_back(t.desc().total_tensor_size_in_bytes);
+    const std::vector<std::span<std::byte>> spans(outputs.begin(), outputs.end());
+    try {
+        dmlref::execute(desc, inputs, spans);
+    } catch (const validation_error& e) {
+        return e.what();
+    }
+    return {};
+}
 } // namespace
 
 TEST_CASE("d3d12: JOIN, a dispatch per input into its part of the output (the documented example)", "[d3d12]") {
@@ -197,14 +211,7 @@ TEST_CASE("d3d12: SPLIT, a dispatch per output from its part of the input, 2- an
 
 TEST_CASE("d3d12: every operator has a kernel, and JOIN and SPLIT take a dispatch per part", "[d3d12]") {
     const auto t = [](std::vector<std::uint32_t> sizes) { return make_buffer_tensor_desc(data_type::float32, std::move(sizes)); };
-    for (operator_type op : {operator_type::slice, operator_type::padding, operator_type::space_to_depth,
-                             operator_type::depth_to_space, operator_type::slice1, operator_type::depth_to_space1,
-                             operator_type::space_to_depth1, operator_type::padding1,
-                             operator_type::element_wise_identity, operator_type::slice_grad, operator_type::tile,
-                             operator_type::upsample_2d, operator_type::join, operator_type::split,
-                             operator_type::reverse_subsequences, operator_type::gather, operator_type::gather_elements,
-                             operator_type::gather_nd, operator_type::gather_nd1, operator_type::scatter_elements,
-                             operator_type::scatter_nd, operator_type::one_hot}) {
+    for (operator_type op : all_operator_types) {
         INFO(to_string(op));
         CHECK(d3d12::kernels::has_kernel(op));
         CHECK_NOTHROW(d3d12::kernels::refuse_without_kernel(op));
@@ -447,13 +454,7 @@ TEST_CASE("d3d12: GATHER_ELEMENTS, ONNX's example with negative INT64 indices, a
 
     // -4 is outside [-3, 3): the same validation_error as dmlref::execute, before any dispatch.
     const auto bad = bytes_of(std::vector<std::int64_t>{1, -1, 0, -4, 0, 0});
-    std::vector<std::byte> cpu_out(24);
-    std::string cpu_message;
-    try {
-        dmlref::execute(desc, std::vector<std::span<const std::byte>>{data, bad}, std::vector<std::span<std::byte>>{cpu_out});
-    } catch (const validation_error& e) {
-        cpu_message = e.what();
-    }
+    const std::string cpu_message = cpu_refusal(desc, {data, bad});
     REQUIRE_THAT(cpu_message, Catch::Contains("GATHER_ELEMENTS") && Catch::Contains("-4"));
     CHECK_THROWS_MATCHES(gpu().run(desc, std::span<const std::span<const std::byte>>(spans_of({data, bad}))),
                          validation_error, Catch::Message(cpu_message));
@@ -509,13 +510,7 @@ TEST_CASE("d3d12: GATHER, DirectML's examples, negative indices, and an index ou
     // 3 is outside [-3, 3): the same validation_error as dmlref::execute, before any dispatch.
     const auto bad = bytes_of(std::vector<std::int64_t>{0, 1, 3, 2});
     const auto in = bytes_of(std::vector<float>{1, 2, 3, 4, 5, 6});
-    std::vector<std::byte> cpu_out(32);
-    std::string cpu_message;
-    try {
-        dmlref::execute(rows, std::vector<std::span<const std::byte>>{in, bad}, std::vector<std::span<std::byte>>{cpu_out});
-    } catch (const validation_error& e) {
-        cpu_message = e.what();
-    }
+    const std::string cpu_message = cpu_refusal(rows, {in, bad});
     REQUIRE_THAT(cpu_message, Catch::StartsWith("GATHER:") && Catch::Contains("3"));
     CHECK_THROWS_MATCHES(run(rows, in, bad), validation_error, Catch::Message(cpu_message));
 }
@@ -609,14 +604,7 @@ TEST_CASE("d3d12: SCATTER_ELEMENTS, ONNX's example with a negative index, duplic
 
     // 5 is outside [-5, 5) on Axis 1: the same validation_error as dmlref::execute, before any dispatch.
     const auto bad = bytes_of(std::vector<std::int64_t>{1, 5});
-    std::vector<std::byte> cpu_out(20);
-    std::string cpu_message;
-    try {
-        dmlref::execute(desc, std::vector<std::span<const std::byte>>{data, bad, updates},
-                        std::vector<std::span<std::byte>>{cpu_out});
-    } catch (const validation_error& e) {
-        cpu_message = e.what();
-    }
+    const std::string cpu_message = cpu_refusal(desc, {data, bad, updates});
     REQUIRE_THAT(cpu_message, Catch::Contains("SCATTER_ELEMENTS") && Catch::Contains("is 5"));
     CHECK_THROWS_MATCHES(gpu().run(desc, std::span<const std::span<const std::byte>>(spans_of({data, bad, updates}))),
                          validation_error, Catch::Message(cpu_message));
@@ -640,14 +628,7 @@ TEST_CASE("d3d12: SCATTER_ND, ONNX's first example with a negative INT32 index, 
 
     // -9 is outside [-8, 8): the same validation_error as dmlref::execute, before any dispatch.
     const auto bad = bytes_of(std::vector<std::int32_t>{4, -9, 1, 7});
-    std::vector<std::byte> cpu_out(16);
-    std::string cpu_message;
-    try {
-        dmlref::execute(desc, std::vector<std::span<const std::byte>>{data, bad, updates},
-                        std::vector<std::span<std::byte>>{cpu_out});
-    } catch (const validation_error& e) {
-        cpu_message = e.what();
-    }
+    const std::string cpu_message = cpu_refusal(desc, {data, bad, updates});
     REQUIRE_THAT(cpu_message, Catch::Contains("SCATTER_ND") && Catch::Contains("-9"));
     CHECK_THROWS_MATCHES(gpu().run(desc, std::span<const std::span<const std::byte>>(spans_of({data, bad, updates}))),
                          validation_error, Catch::Message(cpu_message));

@@ -252,6 +252,26 @@ constexpr std::uint32_t unit_count_of(std::uint64_t bytes, std::uint32_t width) 
     return static_cast<std::uint32_t>(width == 8 ? bytes / 8 : bytes / 4);
 }
 
+/// A table or header word: strides, sizes and offsets, below 2^32 (check_32bit_addressing);
+/// SLICE's negative window strides wrap to their two's complement, which the kernels read signed.
+constexpr std::uint32_t word(std::ptrdiff_t v) noexcept { return static_cast<std::uint32_t>(v); }
+
+/// Sets the output's rows of the axis table: its axes by decreasing stride (axis_order), row k
+/// holding axis order[k]'s output stride (1 for an axis of one element) and size, and the header's
+/// rank. Returns the order, for the rows' other words.
+inline std::array<std::size_t, dmlref::detail::max_plan_rank>
+set_output_rows(dispatch_params& p, std::size_t axes, const std::array<std::ptrdiff_t, dmlref::detail::max_plan_rank>& extents,
+                const std::array<std::ptrdiff_t, dmlref::detail::max_plan_rank>& strides) {
+    const auto order = axis_order(axes, extents, strides);
+    p.header[rank] = static_cast<std::uint32_t>(axes);
+    for (std::size_t k = 0; k < axes; ++k) {
+        const std::size_t a = order[k];
+        p.axes[4 * k] = extents[a] == 1 ? 1u : word(strides[a]);
+        p.axes[4 * k + 1] = word(extents[a]);
+    }
+    return order;
+}
+
 /// The parameters of a valid desc with one input and one output (the caller has checked their
 /// addressing: check_32bit_addressing).
 template <class D> dispatch_params single_params(const D& d) {
@@ -263,17 +283,13 @@ template <class D> dispatch_params single_params(const D& d) {
     // plan's view, detail::plan_upsample). A 5-D tensor becomes 7 axes; the table has 8.
     if constexpr (std::is_same_v<D, upsample_2d_desc>) std::tie(in, out) = split_scaled_axes(in, out);
     p.units = unit_count_of(calc_buffer_tensor_size(d.output_tensor), p.width);
-    const auto order = axis_order(out.rank, out.extents, out.strides);
+    const auto order = set_output_rows(p, out.rank, out.extents, out.strides);
     auto& h = p.header;
-    h[rank] = static_cast<std::uint32_t>(out.rank);
-    auto u32 = [](std::ptrdiff_t v) { return static_cast<std::uint32_t>(v); };
     for (std::size_t k = 0; k < out.rank; ++k) {
         const std::size_t a = order[k];
         std::uint32_t* row = &p.axes[4 * k];
         std::uint32_t* row2 = &p.axes[4 * (8 + k)];
-        row[0] = out.extents[a] == 1 ? 1u : u32(out.strides[a]);
-        row[1] = u32(out.extents[a]);
-        row[2] = u32(in.strides[a]);
+        row[2] = word(in.strides[a]);
         row2[2] = static_cast<std::uint32_t>(a);
         if constexpr (std::is_same_v<D, slice1_desc> || std::is_same_v<D, slice_grad_desc>) {
             // CopyStart; SLICE_GRAD's window of size 0 with a negative stride starts at
@@ -281,7 +297,7 @@ template <class D> dispatch_params single_params(const D& d) {
             const std::int32_t stride = d.input_window_strides[a];
             row[3] = d.input_window_offsets[a] + (stride < 0 ? d.input_window_sizes[a] - 1 : 0);
             row2[0] = static_cast<std::uint32_t>(stride);
-            row2[1] = u32(in.extents[a]); // SLICE_GRAD: the gradient's size (unused by SLICE1)
+            row2[1] = word(in.extents[a]); // SLICE_GRAD: the gradient's size (unused by SLICE1)
         } else if constexpr (std::is_same_v<D, slice_desc>) {
             row[3] = d.offsets[a];
             row2[0] = d.strides[a];
@@ -290,16 +306,16 @@ template <class D> dispatch_params single_params(const D& d) {
             row2[0] = 1;
         } else if constexpr (std::is_same_v<D, padding_desc> || std::is_same_v<D, padding1_desc>) {
             row[3] = d.start_padding[a];
-            row2[0] = u32(in.extents[a]);
+            row2[0] = word(in.extents[a]);
         } else if constexpr (std::is_same_v<D, tile_desc>) {
             row[3] = 0; // PADDING in WRAP mode with StartPadding 0: input coordinate = o mod input size
-            row2[0] = u32(in.extents[a]);
+            row2[0] = word(in.extents[a]);
         } else if constexpr (std::is_same_v<D, reverse_subsequences_desc>) {
-            row[2] = a == d.axis ? 0u : u32(in.strides[a]); // Axis' input coordinate is the reversed one
+            row[2] = a == d.axis ? 0u : word(in.strides[a]); // Axis' input coordinate is the reversed one
             row[3] = 0;
             row2[0] = 1;
             row2[1] = a == d.axis ? 1u : 0u; // the sequence axis
-            row2[3] = a == d.axis ? 0u : u32(detail::layout_of(d.sequence_lengths_tensor).strides[a]); // its coordinate 0
+            row2[3] = a == d.axis ? 0u : word(detail::layout_of(d.sequence_lengths_tensor).strides[a]); // its coordinate 0
         }
     }
     if constexpr (detail::is_depth_space_v<D>) {
@@ -308,8 +324,8 @@ template <class D> dispatch_params single_params(const D& d) {
         h[option] = (to_depth ? 1u : 0u) |
                     (detail::order_of(d) == depth_space_order::column_row_depth ? 2u : 0u);
         h[block_size] = d.block_size;
-        h[channels] = u32(to_depth ? in.extents[1] : out.extents[1]);
-        for (std::size_t i = 0; i < 4; ++i) h[input_strides + i] = u32(in.strides[i]);
+        h[channels] = word(to_depth ? in.extents[1] : out.extents[1]);
+        for (std::size_t i = 0; i < 4; ++i) h[input_strides + i] = word(in.strides[i]);
     } else if constexpr (std::is_same_v<D, slice1_desc> || std::is_same_v<D, slice_desc> ||
                          std::is_same_v<D, element_wise_identity_desc> || std::is_same_v<D, upsample_2d_desc>) {
         p.family = kernel_family::slice;
@@ -321,8 +337,8 @@ template <class D> dispatch_params single_params(const D& d) {
     } else if constexpr (std::is_same_v<D, reverse_subsequences_desc>) {
         p.family = kernel_family::reverse_subsequences;
         h[index_shift] = element_size(d.sequence_lengths_tensor.data_type) == 8 ? 3u : 2u;
-        h[sequence_stride] = u32(in.strides[d.axis]);
-        h[sequence_size] = u32(in.extents[d.axis]);
+        h[sequence_stride] = word(in.strides[d.axis]);
+        h[sequence_size] = word(in.extents[d.axis]);
     } else {
         p.family = kernel_family::padding;
         h[option] = static_cast<std::uint32_t>(d.padding_mode);
@@ -402,25 +418,20 @@ inline dispatch_params gather_params(const operator_desc& any) {
     p.family = kernel_family::gather;
     p.width = static_cast<std::uint32_t>(element_size(output.data_type));
     p.units = unit_count_of(calc_buffer_tensor_size(output), p.width);
-    auto u32 = [](std::ptrdiff_t v) { return static_cast<std::uint32_t>(v); };
-    const auto order = axis_order(g.rank, g.extent, g.walked_stride);
+    const auto order = set_output_rows(p, g.rank, g.extent, g.walked_stride);
     for (std::size_t k = 0; k < g.rank; ++k) {
         const std::size_t a = order[k];
-        std::uint32_t* row = &p.axes[4 * k];
-        row[0] = g.extent[a] == 1 ? 1u : u32(g.walked_stride[a]);
-        row[1] = u32(g.extent[a]);
-        row[2] = u32(g.addressed_step[a]);
-        p.axes[4 * (8 + k) + 3] = u32(g.index_step[a]);
+        p.axes[4 * k + 2] = word(g.addressed_step[a]);
+        p.axes[4 * (8 + k) + 3] = word(g.index_step[a]);
     }
     for (std::size_t m = 0; m < g.tuple; ++m) {
-        p.axes[4 * (8 + m) + 0] = u32(g.axis_stride[m]);
-        p.axes[4 * (8 + m) + 1] = u32(g.axis_size[m]);
+        p.axes[4 * (8 + m) + 0] = word(g.axis_stride[m]);
+        p.axes[4 * (8 + m) + 1] = word(g.axis_size[m]);
     }
     auto& h = p.header;
-    h[rank] = u32(static_cast<std::ptrdiff_t>(g.rank));
     h[index_shift] = element_size(s.index_type) == 8 ? 3u : 2u;
-    h[tuple_count] = u32(static_cast<std::ptrdiff_t>(g.tuple));
-    h[tuple_step] = u32(g.tuple_step);
+    h[tuple_count] = static_cast<std::uint32_t>(g.tuple);
+    h[tuple_step] = word(g.tuple_step);
     return p;
 }
 
@@ -433,22 +444,17 @@ inline dispatch_params one_hot_params(const one_hot_desc& d) {
     p.family = kernel_family::one_hot;
     p.width = static_cast<std::uint32_t>(element_size(d.output_tensor.data_type));
     p.units = unit_count_of(calc_buffer_tensor_size(d.output_tensor), p.width);
-    auto u32 = [](std::ptrdiff_t v) { return static_cast<std::uint32_t>(v); };
-    const auto order = axis_order(out.rank, out.extents, out.strides);
+    const auto order = set_output_rows(p, out.rank, out.extents, out.strides);
     for (std::size_t k = 0; k < out.rank; ++k) {
         const std::size_t a = order[k];
-        std::uint32_t* row = &p.axes[4 * k];
         std::uint32_t* row2 = &p.axes[4 * (8 + k)];
-        row[0] = out.extents[a] == 1 ? 1u : u32(out.strides[a]);
-        row[1] = u32(out.extents[a]);
         row2[1] = a == d.axis ? 1u : 0u;
-        row2[3] = a == d.axis ? 0u : u32(idx.strides[a]);
+        row2[3] = a == d.axis ? 0u : word(idx.strides[a]);
     }
     auto& h = p.header;
-    h[rank] = u32(static_cast<std::ptrdiff_t>(out.rank));
     h[index_shift] = element_size(d.indices_tensor.data_type) == 8 ? 3u : 2u;
-    h[on_value] = u32(lib::one_hot_values(lib::desc_layout(d.values_tensor)).second);
-    h[sequence_size] = u32(out.extents[d.axis]);
+    h[on_value] = word(lib::one_hot_values(lib::desc_layout(d.values_tensor)).second);
+    h[sequence_size] = word(out.extents[d.axis]);
     h[index_signed] = d.indices_tensor.data_type == data_type::int32 || d.indices_tensor.data_type == data_type::int64
                           ? 0xffff'ffffu
                           : 0u;
@@ -477,7 +483,6 @@ template <class D> dispatch_params scatter_params(const D& d) {
                                  upd = dmlref::detail::desc_layout(d.updates_tensor),
                                  idx = dmlref::detail::desc_layout(d.indices_tensor);
     const std::size_t n = out.rank;
-    auto u32 = [](std::ptrdiff_t v) { return static_cast<std::uint32_t>(v); };
     auto require = [](bool holds, const char* what) {
         if (!holds) throw std::logic_error(fmt::format("scatter_params: {} (the desc layer accepted the desc)", what));
     };
@@ -494,12 +499,12 @@ template <class D> dispatch_params scatter_params(const D& d) {
             if (j == a) continue;
             require(upd.extents[j] == out.extents[j] && idx.extents[j] == out.extents[j],
                     "UpdatesTensor and IndicesTensor match OutputTensor off Axis");
-            fixed_upd[j] = u32(upd.strides[j]);
-            fixed_idx[j] = u32(idx.strides[j]);
+            fixed_upd[j] = word(upd.strides[j]);
+            fixed_idx[j] = word(idx.strides[j]);
         }
-        target[a] = u32(out.strides[a]);
-        free_axes.push_back({u32(upd.extents[a]), u32(upd.strides[a]), u32(idx.strides[a])});
-        tuple.emplace_back(u32(out.extents[a]), u32(out.strides[a]));
+        target[a] = word(out.strides[a]);
+        free_axes.push_back({word(upd.extents[a]), word(upd.strides[a]), word(idx.strides[a])});
+        tuple.emplace_back(word(out.extents[a]), word(out.strides[a]));
     } else {
         const auto i_dims = static_cast<std::ptrdiff_t>(d.input_dimension_count),
                    j_dims = static_cast<std::ptrdiff_t>(d.indices_dimension_count), axes = static_cast<std::ptrdiff_t>(n);
@@ -508,43 +513,34 @@ template <class D> dispatch_params scatter_params(const D& d) {
         require(t >= 1 && r >= 0 && first_free >= 0, "the updates' logical shape fits the rank");
         for (std::ptrdiff_t m = 0; m < t; ++m) {
             const auto j = static_cast<std::size_t>(first + m);
-            target[j] = u32(out.strides[j]);
-            tuple.emplace_back(u32(out.extents[j]), u32(out.strides[j]));
+            target[j] = word(out.strides[j]);
+            tuple.emplace_back(word(out.extents[j]), word(out.strides[j]));
         }
         for (std::size_t j = static_cast<std::size_t>(axes - r); j < n; ++j) {
             require(upd.extents[j] == out.extents[j], "UpdatesTensor matches OutputTensor on the trailing R axes");
-            fixed_upd[j] = u32(upd.strides[j]);
+            fixed_upd[j] = word(upd.strides[j]);
         }
         for (std::ptrdiff_t j = 0; j < first_free; ++j)
             require(upd.extents[static_cast<std::size_t>(j)] == 1, "the updates' leading axes are 1");
         for (std::ptrdiff_t e = 0; e + 1 < j_dims; ++e) {
             const auto uj = static_cast<std::size_t>(first_free + e), ij = static_cast<std::size_t>(axes - j_dims + e);
             require(upd.extents[uj] == idx.extents[ij], "UpdatesTensor's tuple axes match IndicesTensor's");
-            free_axes.push_back({u32(upd.extents[uj]), u32(upd.strides[uj]), u32(idx.strides[ij])});
+            free_axes.push_back({word(upd.extents[uj]), word(upd.strides[uj]), word(idx.strides[ij])});
         }
-        tuple_step = u32(idx.strides[n - 1]);
+        tuple_step = word(idx.strides[n - 1]);
     }
     require(free_axes.size() <= 8 && tuple.size() <= 8, "at most 8 free axes and tuple entries");
 
     dispatch_params p;
     p.family = kernel_family::scatter;
     p.width = static_cast<std::uint32_t>(element_size(d.output_tensor.data_type));
-    const std::uint64_t out_bytes = calc_buffer_tensor_size(d.output_tensor);
-    p.units = static_cast<std::uint32_t>(p.width == 8 ? out_bytes / 8 : out_bytes / 4);
-    // Output axes by decreasing stride, size-1 axes last with stride 1 (as single_params).
-    std::array<std::size_t, dmlref::detail::max_plan_rank> order{};
-    std::iota(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), std::size_t{0});
-    auto key = [&](std::size_t a) { return out.extents[a] == 1 ? std::ptrdiff_t{0} : out.strides[a]; };
-    std::stable_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n),
-                     [&](std::size_t a, std::size_t b) { return key(a) > key(b); });
+    p.units = unit_count_of(calc_buffer_tensor_size(d.output_tensor), p.width);
+    const auto order = set_output_rows(p, n, out.extents, out.strides);
     auto& h = p.header;
-    h[rank] = static_cast<std::uint32_t>(n);
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t a = order[k];
         std::uint32_t* row = &p.axes[4 * k];
         std::uint32_t* row2 = &p.axes[4 * (8 + k)];
-        row[0] = out.extents[a] == 1 ? 1u : u32(out.strides[a]);
-        row[1] = u32(out.extents[a]);
         row[2] = fixed_upd[a];
         row[3] = fixed_idx[a];
         row2[0] = target[a];
