@@ -11,11 +11,34 @@
 
 #include <cstring>
 #include <set>
+#include <span>
+#include <string>
+#include <vector>
 
 using namespace dmlref;
 using namespace dmlref::random_cases;
 
 namespace {
+
+/// Whether tensor `t` broadcasts: a stride of 0.
+bool broadcasts(const buffer_tensor_desc& t) {
+    return t.strides && std::count(t.strides->begin(), t.strides->end(), 0u) > 0;
+}
+
+/// Whether output `t`'s buffer holds bytes that are no element of it (gaps or padding past its
+/// last element), beyond the rounding to a word.
+bool has_gaps(const buffer_tensor_desc& t) {
+    return t.total_tensor_size_in_bytes > element_count(t.sizes) * element_size(t.data_type) + 3;
+}
+
+/// Whether index bytes of `type` hold a negative index (the sign bit of an INT32 or INT64 element).
+bool has_negative(std::span<const std::byte> indices, data_type type) {
+    if (type != data_type::int32 && type != data_type::int64) return false;
+    const std::size_t width = element_size(type);
+    for (std::size_t at = 0; at + width <= indices.size(); at += width)
+        if ((std::to_integer<unsigned>(indices[at + width - 1]) & 0x80u) != 0) return true;
+    return false;
+}
 
 struct coverage {
     std::set<data_type> types;
@@ -29,9 +52,8 @@ struct coverage {
         ops.insert(type_of(any));
         ranks.insert(input_of(any).sizes.size());
         const auto& in = input_of(any);
-        if (in.strides && std::count(in.strides->begin(), in.strides->end(), 0u) > 0) broadcast = true;
-        const auto& out = output_of(any);
-        if (out.total_tensor_size_in_bytes > element_count(out.sizes) * element_size(out.data_type) + 3) gaps = true;
+        broadcast |= broadcasts(in);
+        gaps |= has_gaps(output_of(any));
         std::visit(
             dmlref::single_tensor_only{"the D3D12 backend", [&](const auto& d) {
                 if constexpr (requires { d.block_size; }) block_sizes.insert(d.block_size);
@@ -112,7 +134,7 @@ TEST_CASE("d3d12: GPU == CPU on 600 random JOIN and SPLIT descs, a dispatch per 
             for (const bound_tensor& t : tensors) {
                 const auto& strides = t.desc().strides;
                 if (strides && *strides != packed_strides(t.desc().sizes)) strided_part = true;
-                if (strides && std::count(strides->begin(), strides->end(), 0u) > 0) broadcast = true;
+                broadcast |= broadcasts(t.desc());
             }
         if (type_of(desc) == operator_type::join && ins.size() > 1 && element_size(type) < 4) shared_word = true;
 
@@ -154,20 +176,20 @@ struct gather_run {
     bool negative = false, broadcast_indices = false, broadcast_input = false, gaps = false;
 };
 
-/// Runs `desc`, one output and inputs `first` and `second`, on the GPU and the CPU from the same
-/// output bytes (random, drawn from `rng`) and counts a difference in `failures`; the first five of
-/// case `k` are reported when `report`.
-void check_two_inputs(d3d12::context& gpu, rng_t& rng, const operator_desc& desc, std::span<const std::byte> first,
-                      std::span<const std::byte> second, std::size_t k, bool report, int& failures) {
+/// Runs `desc`, one output and inputs `ins` (binding order), on the GPU and the CPU from the same
+/// output bytes (random, drawn from `rng`) and counts a difference in `failures`; the first five
+/// are reported, as `label` and the desc, when `report`.
+void check_inputs(d3d12::context& gpu, rng_t& rng, const operator_desc& desc,
+                  const std::vector<std::span<const std::byte>>& ins, const std::string& label, bool report,
+                  int& failures) {
     const auto initial = random_bytes(rng, outputs_of(desc).front().desc().total_tensor_size_in_bytes);
     std::vector<std::byte> expected = initial;
-    const std::vector<std::span<const std::byte>> ins = {first, second};
     const std::vector<std::span<std::byte>> outs = {expected};
     dmlref::execute(desc, ins, outs);
     const std::vector<std::span<const std::byte>> initial_spans = {initial};
     const auto actual = gpu.run(desc, ins, std::span<const std::span<const std::byte>>(initial_spans));
     if (actual.front() != expected && ++failures <= 5 && report) {
-        INFO("case " << k << ": " << describe(desc));
+        INFO(label << ": " << describe(desc));
         CHECK(actual.front() == expected);
     }
 }
@@ -182,22 +204,15 @@ gather_run run_gather_elements(d3d12::context& gpu, std::size_t cases, bool repo
         run.widths.insert(element_size(d.input_tensor.data_type));
         run.ranks.insert(d.input_tensor.sizes.size());
         run.index_types.insert(d.indices_tensor.data_type);
-        auto has_zero = [](const buffer_tensor_desc& t) {
-            return t.strides && std::count(t.strides->begin(), t.strides->end(), 0u) > 0;
-        };
-        run.broadcast_indices |= has_zero(d.indices_tensor);
-        run.broadcast_input |= has_zero(d.input_tensor);
-        const auto& out = d.output_tensor;
-        run.gaps |= out.total_tensor_size_in_bytes > element_count(out.sizes) * element_size(out.data_type) + 3;
+        run.broadcast_indices |= broadcasts(d.indices_tensor);
+        run.broadcast_input |= broadcasts(d.input_tensor);
+        run.gaps |= has_gaps(d.output_tensor);
 
         const auto input = random_bytes(rng, d.input_tensor.total_tensor_size_in_bytes);
         auto indices = random_bytes(rng, d.indices_tensor.total_tensor_size_in_bytes);
         vectors_index_values(rng, desc, indices);
-        const std::size_t iw = element_size(d.indices_tensor.data_type);
-        if (d.indices_tensor.data_type == data_type::int32 || d.indices_tensor.data_type == data_type::int64)
-            for (std::size_t at = 0; at + iw <= indices.size(); at += iw)
-                run.negative |= (std::to_integer<unsigned>(indices[at + iw - 1]) & 0x80u) != 0; // the sign bit
-        check_two_inputs(gpu, rng, desc, input, indices, k, report, run.failures);
+        run.negative |= has_negative(indices, d.indices_tensor.data_type);
+        check_inputs(gpu, rng, desc, {input, indices}, fmt::format("case {}", k), report, run.failures);
     }
     return run;
 }
@@ -255,7 +270,7 @@ reverse_run run_reverse_subsequences(d3d12::context& gpu, std::size_t cases, boo
             std::memcpy(&v, lengths.data() + at, lw);
             run.past_axis |= v > d.input_tensor.sizes[d.axis];
         }
-        check_two_inputs(gpu, rng, desc, input, lengths, k, report, run.failures);
+        check_inputs(gpu, rng, desc, {input, lengths}, fmt::format("case {}", k), report, run.failures);
     }
     return run;
 }
@@ -307,19 +322,18 @@ indexed_run run_indexed(d3d12::context& gpu, operator_type op, std::size_t cases
         run.ranks.insert(idx.sizes.size());
         run.index_types.insert(idx.data_type);
         auto indices = parity::detail::index_input(desc, rng());
-        const std::size_t iw = element_size(idx.data_type);
-        for (std::size_t at = 0; at + iw <= indices.size(); at += iw) {
-            if (op == operator_type::one_hot && iw == 8 && chance(rng, 25)) {
-                const std::uint32_t high = pick(rng, 1, 0xffff'fffeu);
-                std::memcpy(indices.data() + at + 4, &high, 4);
-                run.high_word = true;
-            }
-            if (idx.data_type == data_type::int32 || idx.data_type == data_type::int64)
-                run.negative |= (std::to_integer<unsigned>(indices[at + iw - 1]) & 0x80u) != 0; // the sign bit
-        }
+        if (op == operator_type::one_hot && element_size(idx.data_type) == 8)
+            for (std::size_t at = 0; at + 8 <= indices.size(); at += 8)
+                if (chance(rng, 25)) {
+                    const std::uint32_t high = pick(rng, 1, 0xffff'fffeu);
+                    std::memcpy(indices.data() + at + 4, &high, 4);
+                    run.high_word = true;
+                }
+        run.negative |= has_negative(indices, idx.data_type);
         const auto values = random_bytes(rng, data.total_tensor_size_in_bytes);
-        if (index_at == 0) check_two_inputs(gpu, rng, desc, indices, values, k, report, run.failures);
-        else check_two_inputs(gpu, rng, desc, values, indices, k, report, run.failures);
+        std::vector<std::span<const std::byte>> ins_bytes = {values, indices};
+        if (index_at == 0) std::swap(ins_bytes[0], ins_bytes[1]);
+        check_inputs(gpu, rng, desc, ins_bytes, fmt::format("case {}", k), report, run.failures);
     }
     return run;
 }
@@ -383,13 +397,9 @@ scatter_run run_scatter(d3d12::context& gpu, operator_type op, std::size_t cases
         run.widths.insert(element_size(in.data_type));
         run.ranks.insert(in.sizes.size());
         run.index_types.insert(idx.data_type);
-        auto has_zero = [](const buffer_tensor_desc& t) {
-            return t.strides && std::count(t.strides->begin(), t.strides->end(), 0u) > 0;
-        };
-        run.broadcast_updates |= has_zero(upd);
-        run.broadcast_input |= has_zero(in);
-        const auto& out = outputs_of(desc).front().desc();
-        run.gaps |= out.total_tensor_size_in_bytes > element_count(out.sizes) * element_size(out.data_type) + 3;
+        run.broadcast_updates |= broadcasts(upd);
+        run.broadcast_input |= broadcasts(in);
+        run.gaps |= has_gaps(outputs_of(desc).front().desc());
 
         const auto input = random_bytes(rng, in.total_tensor_size_in_bytes);
         const auto indices = parity::detail::index_input(desc, rng(), k % 2 == 1);
@@ -402,22 +412,9 @@ scatter_run run_scatter(d3d12::context& gpu, operator_type op, std::size_t cases
             },
             desc);
         run.with_duplicates += repeats ? 1 : 0;
-        const std::size_t iw = element_size(idx.data_type);
-        if (idx.data_type == data_type::int32 || idx.data_type == data_type::int64)
-            for (std::size_t at = 0; at + iw <= indices.size(); at += iw)
-                run.negative |= (std::to_integer<unsigned>(indices[at + iw - 1]) & 0x80u) != 0; // the sign bit
-
-        const auto initial = random_bytes(rng, out.total_tensor_size_in_bytes);
-        std::vector<std::byte> expected = initial;
-        const std::vector<std::span<const std::byte>> spans = {input, indices, updates};
-        const std::vector<std::span<std::byte>> outs = {expected};
-        dmlref::execute(desc, spans, outs);
-        const std::vector<std::span<const std::byte>> initial_spans = {initial};
-        const auto actual = gpu.run(desc, spans, std::span<const std::span<const std::byte>>(initial_spans));
-        if (actual.front() != expected && ++run.failures <= 5 && report) {
-            INFO("case " << k << (repeats ? " (duplicate targets)" : "") << ": " << describe(desc));
-            CHECK(actual.front() == expected);
-        }
+        run.negative |= has_negative(indices, idx.data_type);
+        check_inputs(gpu, rng, desc, {input, indices, updates},
+                     fmt::format("case {}{}", k, repeats ? " (duplicate targets)" : ""), report, run.failures);
     }
     return run;
 }

@@ -198,12 +198,8 @@ public:
                     throw validation_error(fmt::format("{}: {} and {} are bound to the same resource", op, outs[j].field,
                                                        outs[k].field));
         }
-        if (kernels::is_gather(type_of(desc)) && inputs.size() == 2)
-            check_indices(desc, inputs[1]); // (its two inputs are checked above; the size test keeps GCC's bounds analysis quiet)
-        if (const auto* scatter = std::get_if<scatter_elements_desc>(&desc); scatter && inputs.size() == 3)
-            check_indices(*scatter, inputs[1]);
-        if (const auto* scatter = std::get_if<scatter_nd_desc>(&desc); scatter && inputs.size() == 3)
-            check_indices(*scatter, inputs[1]);
+        if (kernels::checks_indices(type_of(desc)) && inputs.size() >= 2)
+            check_indices(desc, inputs[1]); // (its inputs are checked above; the size test keeps GCC's bounds analysis quiet)
         dispatch(steps, inputs, outputs);
     }
 
@@ -404,32 +400,12 @@ private:
         create_root_signature();
     }
 
-    /// The gather kernel trusts every index it reads to lie in [-size, size) along its axis: reads
-    /// the index buffer back and checks each as dmlref::execute does (the same validation_error).
+    /// The gather and scatter kernels trust every index they read to lie in [-size, size) along its
+    /// axis: reads the index buffer (IndicesTensor, the second input) back and checks each as
+    /// dmlref::execute does (the same validation_error).
     void check_indices(const operator_desc& desc, ID3D12Resource* indices) {
-        const std::vector<std::byte> bytes =
-            readback(indices, inputs_of(desc)[1].desc().total_tensor_size_in_bytes);
-        kernels::check_gather_indices(desc, bytes.data());
-    }
-
-    /// The scatter kernel trusts every index as GATHER_ELEMENTS' does, against OutputTensor's axis:
-    /// checked as dmlref::execute checks it (the same validation_error).
-    void check_indices(const scatter_elements_desc& d, ID3D12Resource* indices) {
-        const std::vector<std::byte> bytes = readback(indices, d.indices_tensor.total_tensor_size_in_bytes);
-        const dmlref::detail::layout out = dmlref::detail::desc_layout(d.output_tensor);
-        dmlref::detail::throw_if(dmlref::detail::check_indices(
-            "SCATTER_ELEMENTS", "IndicesTensor", bytes.data(), dmlref::detail::desc_layout(d.indices_tensor),
-            d.indices_tensor.data_type, "OutputTensor", dmlref::detail::index_axes{d.axis, false, &out}));
-    }
-
-    /// As above for SCATTER_ND: tuple entry m against OutputTensor's axis N - InputDimensionCount + m.
-    void check_indices(const scatter_nd_desc& d, ID3D12Resource* indices) {
-        const std::vector<std::byte> bytes = readback(indices, d.indices_tensor.total_tensor_size_in_bytes);
-        const dmlref::detail::layout out = dmlref::detail::desc_layout(d.output_tensor);
-        dmlref::detail::throw_if(dmlref::detail::check_indices(
-            "SCATTER_ND", "IndicesTensor", bytes.data(), dmlref::detail::desc_layout(d.indices_tensor),
-            d.indices_tensor.data_type, "OutputTensor",
-            dmlref::detail::index_axes{dmlref::detail::nd_first_axis(out.rank, d.input_dimension_count, 0), true, &out}));
+        const std::vector<std::byte> bytes = readback(indices, inputs_of(desc)[1].desc().total_tensor_size_in_bytes);
+        kernels::check_indices(desc, bytes.data());
     }
 
     /// b0: the 16-word header as root constants; b1: the axis table as a root CBV; t0, u0 and t1

@@ -179,12 +179,16 @@ constexpr bool is_gather(operator_type type) noexcept {
            type == operator_type::gather_nd || type == operator_type::gather_nd1;
 }
 
+/// Whether operator `type` is one the scatter kernel runs: SCATTER_ELEMENTS and SCATTER_ND.
+constexpr bool is_scatter(operator_type type) noexcept {
+    return type == operator_type::scatter_elements || type == operator_type::scatter_nd;
+}
+
 /// Whether a kernel runs operator `type`: every data-movement operator (the indexed ones on the
 /// gather, ONE_HOT and scatter kernels, REVERSE_SUBSEQUENCES on its own).
 constexpr bool has_kernel(operator_type type) noexcept {
-    return !has_data_dependent_mapping(type) || is_gather(type) || type == operator_type::reverse_subsequences ||
-           type == operator_type::one_hot || type == operator_type::scatter_elements ||
-           type == operator_type::scatter_nd;
+    return !has_data_dependent_mapping(type) || is_gather(type) || is_scatter(type) ||
+           type == operator_type::reverse_subsequences || type == operator_type::one_hot;
 }
 
 /// Throws validation_error for an operator no kernel runs (none today: an operator added to the
@@ -251,6 +255,9 @@ axis_order(std::size_t rank, const std::array<std::ptrdiff_t, dmlref::detail::ma
 constexpr std::uint32_t unit_count_of(std::uint64_t bytes, std::uint32_t width) noexcept {
     return static_cast<std::uint32_t>(width == 8 ? bytes / 8 : bytes / 4);
 }
+
+/// The header's index_shift for index (length) elements of `type`: log2 of their bytes.
+constexpr std::uint32_t index_shift_of(data_type type) noexcept { return element_size(type) == 8 ? 3u : 2u; }
 
 /// A table or header word: strides, sizes and offsets, below 2^32 (check_32bit_addressing);
 /// SLICE's negative window strides wrap to their two's complement, which the kernels read signed.
@@ -336,7 +343,7 @@ template <class D> dispatch_params single_params(const D& d) {
         p.family = kernel_family::slice_grad; // fill: all bits clear, the zeros outside the window
     } else if constexpr (std::is_same_v<D, reverse_subsequences_desc>) {
         p.family = kernel_family::reverse_subsequences;
-        h[index_shift] = element_size(d.sequence_lengths_tensor.data_type) == 8 ? 3u : 2u;
+        h[index_shift] = index_shift_of(d.sequence_lengths_tensor.data_type);
         h[sequence_stride] = word(in.strides[d.axis]);
         h[sequence_size] = word(in.extents[d.axis]);
     } else {
@@ -371,8 +378,7 @@ inline gather_setup gather_setup_of(const operator_desc& any) {
         [](const auto& d) -> gather_setup {
             using D = std::remove_cvref_t<decltype(d)>;
             gather_setup s;
-            if constexpr (std::is_same_v<D, gather_desc> || std::is_same_v<D, gather_elements_desc> ||
-                          std::is_same_v<D, gather_nd_desc> || std::is_same_v<D, gather_nd1_desc>) {
+            if constexpr (is_gather_desc_v<D>) {
                 s.op = to_string(D::type);
                 s.input = lib::desc_layout(d.input_tensor);
                 s.indices = lib::desc_layout(d.indices_tensor);
@@ -400,12 +406,36 @@ inline gather_setup gather_setup_of(const operator_desc& any) {
         any);
 }
 
-/// Checks every index a gather desc's kernel reads, as dmlref::execute does (the same
-/// validation_error); the kernel then trusts each to lie in [-size, size).
-inline void check_gather_indices(const operator_desc& any, const std::byte* indices) {
-    const gather_setup s = gather_setup_of(any);
-    dmlref::detail::check_gather_indices(s.op, s.plan, s.indices, {s.first_axis, s.per_tuple_entry, &s.input}, indices,
+/// Whether the host checks operator `type`'s indices before its kernel runs (check_indices): the
+/// gathers and the scatters, whose kernels trust each index to lie in [-size, size).
+constexpr bool checks_indices(operator_type type) noexcept { return is_gather(type) || is_scatter(type); }
+
+/// Checks every index the kernel of a gather or scatter desc reads, as dmlref::execute does (the
+/// same validation_error): a gather's against the input axis each addresses (its plan's, so a
+/// dropped axis is read at coordinate 0 alone), a scatter's against the output's.
+inline void check_indices(const operator_desc& any, const std::byte* indices) {
+    namespace lib = dmlref::detail;
+    if (is_gather(type_of(any))) {
+        const gather_setup s = gather_setup_of(any);
+        return lib::check_gather_indices(s.op, s.plan, s.indices, {s.first_axis, s.per_tuple_entry, &s.input}, indices,
                                          s.index_type);
+    }
+    std::visit(
+        [&](const auto& d) {
+            using D = std::remove_cvref_t<decltype(d)>;
+            if constexpr (is_scatter_desc_v<D>) {
+                const lib::layout out = lib::desc_layout(d.output_tensor);
+                lib::index_axes axes{0, false, &out};
+                if constexpr (std::is_same_v<D, scatter_elements_desc>) axes.first_axis = d.axis;
+                else axes = {lib::nd_first_axis(out.rank, d.input_dimension_count, 0), true, &out};
+                lib::throw_if(lib::check_indices(to_string(D::type), "IndicesTensor", indices,
+                                                 lib::desc_layout(d.indices_tensor), d.indices_tensor.data_type,
+                                                 "OutputTensor", axes));
+            } else {
+                throw std::logic_error("kernels::check_indices: not a gather or a scatter");
+            }
+        },
+        any);
 }
 
 /// The gather kernel's parameters: the plan's walk over the output (axis rows by decreasing output
@@ -429,7 +459,7 @@ inline dispatch_params gather_params(const operator_desc& any) {
         p.axes[4 * (8 + m) + 1] = word(g.axis_size[m]);
     }
     auto& h = p.header;
-    h[index_shift] = element_size(s.index_type) == 8 ? 3u : 2u;
+    h[index_shift] = index_shift_of(s.index_type);
     h[tuple_count] = static_cast<std::uint32_t>(g.tuple);
     h[tuple_step] = word(g.tuple_step);
     return p;
@@ -452,7 +482,7 @@ inline dispatch_params one_hot_params(const one_hot_desc& d) {
         row2[3] = a == d.axis ? 0u : word(idx.strides[a]);
     }
     auto& h = p.header;
-    h[index_shift] = element_size(d.indices_tensor.data_type) == 8 ? 3u : 2u;
+    h[index_shift] = index_shift_of(d.indices_tensor.data_type);
     h[on_value] = word(lib::one_hot_values(lib::desc_layout(d.values_tensor)).second);
     h[sequence_size] = word(out.extents[d.axis]);
     h[index_signed] = d.indices_tensor.data_type == data_type::int32 || d.indices_tensor.data_type == data_type::int64
@@ -560,7 +590,7 @@ template <class D> dispatch_params scatter_params(const D& d) {
         row[1] = tuple[m].second;
     }
     require(candidates <= 0xffff'ffffu, "fewer than 2^32 updates");
-    h[index_shift] = element_size(d.indices_tensor.data_type) == 8 ? 3u : 2u;
+    h[index_shift] = index_shift_of(d.indices_tensor.data_type);
     h[scatter_free_count] = static_cast<std::uint32_t>(free_axes.size());
     h[scatter_tuple_count] = static_cast<std::uint32_t>(tuple.size());
     h[scatter_tuple_step] = tuple_step;
@@ -583,8 +613,7 @@ inline std::vector<dispatch_step> make_dispatches(const operator_desc& any) {
             using D = std::remove_cvref_t<decltype(d)>;
             if constexpr (is_single_tensor_desc_v<D>) {
                 return {dispatch_step{single_params(d), 0, 0}};
-            } else if constexpr (std::is_same_v<D, gather_desc> || std::is_same_v<D, gather_elements_desc> ||
-                                 std::is_same_v<D, gather_nd_desc> || std::is_same_v<D, gather_nd1_desc>) {
+            } else if constexpr (is_gather_desc_v<D>) {
                 return {dispatch_step{gather_params(any), 0, 0, 1}}; // InputTensor t0, IndicesTensor t1
             } else if constexpr (std::is_same_v<D, one_hot_desc>) {
                 return {dispatch_step{one_hot_params(d), 1, 0, 0}}; // ValuesTensor t0, IndicesTensor t1
@@ -647,7 +676,7 @@ inline dispatch_params make_params(const operator_desc& any) {
         throw validation_error(fmt::format("{}: binds tensor arrays and runs as one dispatch per part; "
                                            "kernels::make_dispatches gives them",
                                            to_string(type_of(any))));
-    if (const operator_type type = type_of(any); type == operator_type::scatter_elements || type == operator_type::scatter_nd)
+    if (const operator_type type = type_of(any); is_scatter(type))
         throw validation_error(fmt::format("{}: runs as two dispatches (the copy of InputTensor, then the scatter); "
                                            "kernels::make_dispatches gives them",
                                            to_string(type)));
@@ -672,6 +701,12 @@ inline operand axis(std::uint32_t base, std::uint32_t component) {
     return operand::cb_relative(1, base, src(r_k)).select(component);
 }
 inline constexpr std::uint32_t all_ones = 0xffff'ffffu;
+
+/// Whether the kernels of `family` read a second raw buffer (t1): the indices or lengths.
+constexpr bool reads_second_buffer(kernel_family family) noexcept {
+    return family == kernel_family::gather || family == kernel_family::reverse_subsequences ||
+           family == kernel_family::one_hot || family == kernel_family::scatter;
+}
 
 /// The scatter kernel's search (scatter.hlsl's `if (valid)` block), after the axis loop has left
 /// r_src = the fixed part of the update offset, r_c0 = that of the index offset and r_c1 = the
@@ -743,15 +778,12 @@ inline void emit_locate(program& p, kernel_family family, testing::kernel_fault 
     p.emit(op::mov, {dst(r_fill), imm(0)});
     if (family == kernel_family::depth_space)
         for (std::uint32_t j = 0; j < 4; ++j) p.emit(op::mov, {dst(r_c0 + j), imm(0)});
-    const bool reads_indices = family == kernel_family::gather || family == kernel_family::reverse_subsequences ||
-                               family == kernel_family::one_hot;
-    if (reads_indices) {
-        p.emit(op::mov, {dst(r_c0), imm(0)}); // at: the index (length) element
-        p.emit(op::mov, {dst(r_c1), imm(0)}); // o: the position in the sequence (REVERSE_SUBSEQUENCES, ONE_HOT)
-    }
-    if (family == kernel_family::scatter) {
-        p.emit(op::mov, {dst(r_c0), imm(0)}); // at: the fixed part of the index offset
-        p.emit(op::mov, {dst(r_c1), imm(0)}); // target: o's offset along the axes the index tuple addresses
+    if (reads_second_buffer(family)) {
+        // at: the index (length) element (scatter: the fixed part of its offset); o: the position
+        // in the sequence (REVERSE_SUBSEQUENCES, ONE_HOT; scatter: the target, o's offset along
+        // the axes the index tuple addresses)
+        p.emit(op::mov, {dst(r_c0), imm(0)});
+        p.emit(op::mov, {dst(r_c1), imm(0)});
     }
     p.loop();
     p.emit(op::uge, {dst(r_test), src(r_k), header(rank)});
@@ -1008,9 +1040,7 @@ inline std::vector<std::uint32_t> bytecode(kernel_family family, std::uint32_t w
     p.dcl_constant_buffer(0, header_dwords / 4, false);
     p.dcl_constant_buffer(1, family == kernel_family::scatter ? scatter_axis_rows : axis_rows, true);
     p.dcl_resource_raw(0);
-    if (family == kernel_family::gather || family == kernel_family::reverse_subsequences ||
-        family == kernel_family::one_hot || family == kernel_family::scatter)
-        p.dcl_resource_raw(1);
+    if (reads_second_buffer(family)) p.dcl_resource_raw(1);
     p.dcl_uav_raw(0);
     p.dcl_input_thread_id_xy();
     p.dcl_temps(reg_count);
